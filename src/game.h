@@ -1,0 +1,151 @@
+/*
+ * game.h: the game interface.
+ *
+ * A game is one struct of function pointers (a vtable) that a game file fills
+ * in; search, storage and the SQL layer only ever see this struct.  States are
+ * compact byte strings with a length prefix (fixed-size structs for built-in
+ * games, variable-length fact sets for games loaded from GDL), moves are 64-bit
+ * codes that only the game interprets.  JSON is only the edge format: encode
+ * and decode are never called in the hot loops (perft, expansion, search).
+ */
+#ifndef GAMETREE_GAME_H
+#define GAMETREE_GAME_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#define GT_MAX_ROLES 16			/* GGP games with more roles are unheard of */
+#define GT_GOAL_MIN 0
+#define GT_GOAL_MAX 100
+#define GT_NO_ROLE (-1)			/* control(): simultaneous moves or terminal */
+
+/*
+ * A position.  size counts the bytes of data in use; a game never reads past
+ * it and always writes a canonical encoding (unused bytes zeroed), so equal
+ * positions have equal bytes.  data is 8-byte aligned so games can overlay
+ * their own struct of bitboards.
+ */
+typedef struct GameState
+{
+	uint32		size;
+	uint8		data[FLEXIBLE_ARRAY_MEMBER] pg_attribute_aligned(8);
+} GameState;
+
+#define GT_STATE_AS(state, type) ((type *) (state)->data)
+
+/* A joint move, coded by the game (one action per role, packed). */
+typedef uint64 GameMove;
+
+/* Writes jsonb values; see jsonfacts.h. */
+typedef struct JsonOut JsonOut;
+
+/* Reads one fact (["relation", arg, ...]) of a jsonb state; see jsonfacts.h. */
+typedef struct Fact Fact;
+
+typedef struct Game Game;
+
+struct Game
+{
+	const char *name;			/* registry key: gametree.initial('name') */
+	const char *description;
+	int			nroles;			/* 1 .. GT_MAX_ROLES */
+	const char *const *roles;	/* role names in GGP order */
+	uint32		state_bytes;	/* upper bound of GameState.size */
+	int			max_moves;		/* upper bound of legal() in any state */
+	const void *rules;			/* game-owned data, e.g. loaded GDL rules */
+
+	/* Rules.  None of these allocate memory. */
+	void		(*initial) (const Game *game, GameState *out);
+
+	/*
+	 * Fills moves[] (room for max_moves) with the legal joint moves in the
+	 * game's documented, stable order and returns their count.  Returns 0
+	 * exactly when the state is terminal.
+	 */
+	int			(*legal) (const Game *game, const GameState *state, GameMove *moves);
+	void		(*next) (const Game *game, const GameState *state, GameMove move,
+						 GameState *out);
+	bool		(*terminal) (const Game *game, const GameState *state);
+	/* Terminal states only: goals[r] in GT_GOAL_MIN..GT_GOAL_MAX per role. */
+	void		(*goals) (const Game *game, const GameState *state, int *goals);
+	/* The role to move, or GT_NO_ROLE (simultaneous moves, or terminal). */
+	int			(*control) (const Game *game, const GameState *state);
+
+	/*
+	 * 64-bit hash, stable across runs, builds and machines: it is a storage
+	 * and shard key.  Hash values, not memory (byte order differs).  NULL:
+	 * gt_hash_bytes of the state's bytes.
+	 */
+	uint64		(*hash) (const Game *game, const GameState *state);
+
+	/*
+	 * Optional (may be NULL): an estimate of goals[] for a non-terminal
+	 * state, each in GT_GOAL_MIN..GT_GOAL_MAX.
+	 */
+	void		(*heuristic) (const Game *game, const GameState *state, double *values);
+
+	/*
+	 * Optional (may be NULL): perft with the game's own fast path (bulk
+	 * counting, no indirect calls).  Must count exactly as gt_perft_generic
+	 * with include_terminal false.
+	 */
+	int64		(*perft) (const Game *game, const GameState *state, int depth);
+
+	/* Edge format. */
+	/* Emits the facts of the state (without the enclosing array), canonically. */
+	void		(*encode_state) (const Game *game, const GameState *state, JsonOut *out);
+
+	/*
+	 * Fills out from facts (any order).  Reports invalid or impossible
+	 * positions with ereport(ERROR) (see gt_invalid_state).
+	 */
+	void		(*decode_state) (const Game *game, Fact *facts, int nfacts, GameState *out);
+	/* Emits the action of one role within move (never called for "noop"). */
+	void		(*encode_action) (const Game *game, const GameState *state, GameMove move,
+								  int role, JsonOut *out);
+
+	/*
+	 * Optional: recognises extra notations of the mover's action (UCI, PDN,
+	 * ...).  Returns false when action is not in such a notation; the caller
+	 * checks that *move is legal.
+	 */
+	bool		(*parse_action) (const Game *game, const GameState *state,
+								 const JsonbValue *action, GameMove *move);
+	/* A picture of the position for psql (palloc'd). */
+	char	   *(*board) (const Game *game, const GameState *state);
+
+	/* Optional: the game's text notation (FEN, PDN FEN). */
+	void		(*from_fen) (const Game *game, const char *fen, GameState *out);
+	char	   *(*to_fen) (const Game *game, const GameState *state);
+};
+
+/* Registry (game.c). */
+extern const Game *gt_find_game(const char *name);	/* NULL when unknown */
+extern const Game *gt_game_from_text(text *name);	/* ereports when unknown */
+extern void gt_register_game(const Game *game);
+extern int	gt_game_count(void);
+extern const Game *gt_game_at(int i);
+
+/* States and moves (game.c). */
+extern GameState *gt_state_alloc(const Game *game);
+extern void gt_state_copy(GameState *dst, const GameState *src);
+extern GameState *gt_decode_state(const Game *game, Jsonb *state);
+extern Jsonb *gt_encode_state(const Game *game, const GameState *state);
+extern GameMove gt_decode_move(const Game *game, const GameState *state, Jsonb *move);
+extern Jsonb *gt_encode_move(const Game *game, const GameState *state, GameMove move);
+extern Jsonb *gt_encode_goals(const Game *game, const GameState *state);
+extern uint64 gt_state_hash(const Game *game, const GameState *state);
+
+/* Stable hashing helpers for games (game.c). */
+extern uint64 gt_hash_words(const uint64 *words, int nwords);
+extern uint64 gt_hash_bytes(const uint8 *bytes, Size len);
+
+/* Perft through the interface alone (perft.c). */
+extern int64 gt_perft_generic(const Game *game, const GameState *state, int depth,
+							   bool include_terminal);
+
+/* Reports an invalid or impossible position of game; never returns. */
+extern void gt_invalid_state(const Game *game, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+
+#endif

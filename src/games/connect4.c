@@ -1,0 +1,324 @@
+/*
+ * connect4.c: Connect Four, 7 columns x 6 rows, with the facts and names of
+ * ggp-base's connectFour.kif: roles red (moves first) and black,
+ * (cell column row role) for occupied cells only, row 1 at the bottom,
+ * (control role), action (drop column).
+ *
+ * State: one bitboard per colour, bit 7*column + row with row 6 of every
+ * column left empty so that shifting by 1, 6, 7 and 8 finds lines without
+ * wrapping.  Moves are column indexes, listed left to right.
+ */
+#include "postgres.h"
+
+#include "../game.h"
+#include "../jsonfacts.h"
+#include "lib/stringinfo.h"
+#include "port/pg_bitutils.h"
+
+#define COLS 7
+#define ROWS 6
+#define H 7						/* bits per column */
+
+typedef struct Connect4
+{
+	uint64		disc[2];		/* [0] red, [1] black */
+} Connect4;
+
+#define RED 0
+#define BLACK 1
+
+static const char *const roles[] = {"red", "black"};
+
+#define BOTTOM_ROW UINT64CONST(0x0040810204081)	/* bit 7c for c = 0..6 */
+#define BOARD_MASK (BOTTOM_ROW * ((1 << ROWS) - 1))
+
+static bool
+has_four(uint64 b)
+{
+	static const int dirs[4] = {1, H, H - 1, H + 1};
+
+	for (int i = 0; i < 4; i++)
+	{
+		uint64		pairs = b & (b >> dirs[i]);
+
+		if (pairs & (pairs >> (2 * dirs[i])))
+			return true;
+	}
+	return false;
+}
+
+static void
+c4_initial(const Game *game, GameState *out)
+{
+	memset(out->data, 0, sizeof(Connect4));
+	out->size = sizeof(Connect4);
+}
+
+static bool
+c4_terminal(const Game *game, const GameState *state)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+
+	return has_four(c->disc[RED]) || has_four(c->disc[BLACK]) ||
+		(c->disc[RED] | c->disc[BLACK]) == BOARD_MASK;
+}
+
+static int
+c4_control(const Game *game, const GameState *state)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+
+	if (c4_terminal(game, state))
+		return GT_NO_ROLE;
+	return pg_popcount64(c->disc[RED]) == pg_popcount64(c->disc[BLACK]) ? RED : BLACK;
+}
+
+static int
+c4_legal(const Game *game, const GameState *state, GameMove *moves)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	uint64		occupied = c->disc[RED] | c->disc[BLACK];
+	int			n = 0;
+
+	if (c4_terminal(game, state))
+		return 0;
+	for (int col = 0; col < COLS; col++)
+		if (!(occupied >> (H * col + ROWS - 1) & 1))
+			moves[n++] = col;
+	return n;
+}
+
+static void
+c4_next(const Game *game, const GameState *state, GameMove move, GameState *out)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	uint64		occupied = c->disc[RED] | c->disc[BLACK];
+	int			mover = pg_popcount64(c->disc[RED]) == pg_popcount64(c->disc[BLACK]) ? RED : BLACK;
+	uint64		column_bottom = UINT64CONST(1) << (H * move);
+
+	gt_state_copy(out, state);
+	/* Adding the column's bottom bit to its occupied bits yields the lowest empty cell. */
+	GT_STATE_AS(out, Connect4)->disc[mover] |= (occupied + column_bottom) & (UINT64CONST(0x3F) << (H * move));
+}
+
+static void
+c4_goals(const Game *game, const GameState *state, int *goals)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	bool		red = has_four(c->disc[RED]);
+	bool		black = has_four(c->disc[BLACK]);
+
+	goals[RED] = red ? 100 : black ? 0 : 50;
+	goals[BLACK] = black ? 100 : red ? 0 : 50;
+}
+
+static uint64
+c4_hash(const Game *game, const GameState *state)
+{
+	return gt_hash_words(GT_STATE_AS(state, Connect4)->disc, 2);
+}
+
+static void
+c4_encode_state(const Game *game, const GameState *state, JsonOut *out)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	int			mover = c4_control(game, state);
+
+	for (int col = 0; col < COLS; col++)
+		for (int row = 0; row < ROWS; row++)
+			for (int who = RED; who <= BLACK; who++)
+				if (c->disc[who] >> (H * col + row) & 1)
+				{
+					jo_begin_array(out);
+					jo_string(out, "cell");
+					jo_int(out, col + 1);
+					jo_int(out, row + 1);
+					jo_string(out, roles[who]);
+					jo_end_array(out);
+				}
+	if (mover != GT_NO_ROLE)
+	{
+		jo_begin_array(out);
+		jo_string(out, "control");
+		jo_string(out, roles[mover]);
+		jo_end_array(out);
+	}
+}
+
+/* True when removing one top disc of the winner leaves it without a line. */
+static bool
+ended_by_last_move(uint64 winner, uint64 occupied)
+{
+	for (int col = 0; col < COLS; col++)
+	{
+		uint64		column = occupied & (UINT64CONST(0x3F) << (H * col));
+		uint64		top;
+
+		if (column == 0)
+			continue;
+		top = UINT64CONST(1) << pg_leftmost_one_pos64(column);
+		if ((winner & top) && !has_four(winner & ~top))
+			return true;
+	}
+	return false;
+}
+
+static void
+c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
+{
+	static const char *const values[] = {"red", "black", "b"};
+	Connect4   *c = GT_STATE_AS(out, Connect4);
+	uint64		seen = 0;
+	uint64		occupied;
+	int			control = GT_NO_ROLE;
+	int			nred,
+				nblack,
+				expected;
+	bool		red,
+				black;
+
+	c4_initial(game, out);
+	for (int i = 0; i < nfacts; i++)
+	{
+		Fact	   *f = &facts[i];
+
+		if (strcmp(f->relation, "cell") == 0)
+		{
+			int			col,
+						row,
+						who;
+			uint64		bit;
+
+			fact_expect_arity(f, 3);
+			col = fact_int(f, 0, 1, COLS);
+			row = fact_int(f, 1, 1, ROWS);
+			who = fact_choice(f, 2, values, 3);
+			bit = UINT64CONST(1) << (H * (col - 1) + row - 1);
+			if (seen & bit)
+				gt_invalid_state(game, "cell (%d, %d) is given twice", col, row);
+			seen |= bit;
+			if (who != 2)
+				c->disc[who] |= bit;
+		}
+		else if (strcmp(f->relation, "control") == 0)
+		{
+			fact_expect_arity(f, 1);
+			if (control != GT_NO_ROLE)
+				gt_invalid_state(game, "control is given twice");
+			control = fact_choice(f, 0, roles, 2);
+		}
+		else
+			fact_unknown(f);
+	}
+
+	occupied = c->disc[RED] | c->disc[BLACK];
+	/* Every disc rests on the bottom or on another disc. */
+	if (occupied & ~(occupied << 1 | BOTTOM_ROW))
+	{
+		int			bit = pg_rightmost_one_pos64(occupied & ~(occupied << 1 | BOTTOM_ROW));
+
+		gt_invalid_state(game, "the disc at (%d, %d) floats above an empty cell",
+						 bit / H + 1, bit % H + 1);
+	}
+	nred = pg_popcount64(c->disc[RED]);
+	nblack = pg_popcount64(c->disc[BLACK]);
+	if (nred != nblack && nred != nblack + 1)
+		gt_invalid_state(game, "%d red and %d black discs cannot arise, since red moves first and they alternate",
+						 nred, nblack);
+	red = has_four(c->disc[RED]);
+	black = has_four(c->disc[BLACK]);
+	if ((red && (black || nred == nblack || !ended_by_last_move(c->disc[RED], occupied))) ||
+		(black && (nred != nblack || !ended_by_last_move(c->disc[BLACK], occupied))))
+		gt_invalid_state(game, "play went on after the game had ended");
+
+	expected = c4_control(game, out);
+	if (expected == GT_NO_ROLE && control != GT_NO_ROLE)
+		gt_invalid_state(game, "play has ended, but control is given to %s", roles[control]);
+	if (expected != GT_NO_ROLE && control == GT_NO_ROLE)
+		gt_invalid_state(game, "the control fact is missing (%s is to move)", roles[expected]);
+	if (expected != GT_NO_ROLE && control != expected)
+		gt_invalid_state(game, "control is given to %s, but %s is to move", roles[control],
+						 roles[expected]);
+}
+
+static void
+c4_encode_action(const Game *game, const GameState *state, GameMove move, int role,
+				 JsonOut *out)
+{
+	jo_begin_array(out);
+	jo_string(out, "drop");
+	jo_int(out, move + 1);
+	jo_end_array(out);
+}
+
+/* Centre columns take part in more lines: weight discs by the lines through them. */
+static void
+c4_heuristic(const Game *game, const GameState *state, double *values)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	static const int weight[ROWS][COLS] = {
+		{3, 4, 5, 7, 5, 4, 3},
+		{4, 6, 8, 10, 8, 6, 4},
+		{5, 8, 11, 13, 11, 8, 5},
+		{5, 8, 11, 13, 11, 8, 5},
+		{4, 6, 8, 10, 8, 6, 4},
+		{3, 4, 5, 7, 5, 4, 3},
+	};
+	int			score = 0;
+
+	for (int col = 0; col < COLS; col++)
+		for (int row = 0; row < ROWS; row++)
+		{
+			int			bit = H * col + row;
+
+			score += (c->disc[RED] >> bit & 1) ? weight[row][col] : 0;
+			score -= (c->disc[BLACK] >> bit & 1) ? weight[row][col] : 0;
+		}
+	/* The weights sum to 276 per side; map the difference onto 0..100. */
+	values[RED] = 50.0 + 50.0 * score / 276.0;
+	values[BLACK] = 100.0 - values[RED];
+}
+
+static char *
+c4_board(const Game *game, const GameState *state)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int row = ROWS - 1; row >= 0; row--)
+	{
+		appendStringInfo(&buf, "%d |", row + 1);
+		for (int col = 0; col < COLS; col++)
+		{
+			int			bit = H * col + row;
+
+			appendStringInfo(&buf, " %c", (c->disc[RED] >> bit & 1) ? 'R' :
+							 (c->disc[BLACK] >> bit & 1) ? 'B' : '.');
+		}
+		appendStringInfoString(&buf, " |\n");
+	}
+	appendStringInfoString(&buf, "  +---------------+\n    1 2 3 4 5 6 7\n");
+	return buf.data;
+}
+
+const Game	connect4_game = {
+	.name = "connect4",
+	.description = "Connect Four, 7 columns x 6 rows; facts and names as in ggp-base's connectFour.kif",
+	.nroles = 2,
+	.roles = roles,
+	.state_bytes = sizeof(Connect4),
+	.max_moves = COLS,
+	.initial = c4_initial,
+	.legal = c4_legal,
+	.next = c4_next,
+	.terminal = c4_terminal,
+	.goals = c4_goals,
+	.control = c4_control,
+	.hash = c4_hash,
+	.heuristic = c4_heuristic,
+	.encode_state = c4_encode_state,
+	.decode_state = c4_decode_state,
+	.encode_action = c4_encode_action,
+	.board = c4_board,
+};

@@ -1,0 +1,274 @@
+/*
+ * tictactoe.c: 3x3 tic-tac-toe with the facts and names of ggp-base's
+ * ticTacToe.kif: roles xplayer and oplayer, (cell row col x|o|b),
+ * (control role), action (mark row col).
+ *
+ * State: two 9-bit masks, bit 3*(row-1) + (col-1).  The role in control
+ * follows from the counts, so it is not stored.  Moves are cell indexes and
+ * legal() lists them in that (row-major) order.
+ */
+#include "postgres.h"
+
+#include "../game.h"
+#include "../jsonfacts.h"
+#include "lib/stringinfo.h"
+#include "port/pg_bitutils.h"
+
+typedef struct TicTacToe
+{
+	uint16		mark[2];		/* [0] xplayer, [1] oplayer */
+} TicTacToe;
+
+#define FULL 0x1FF
+#define X 0
+#define O 1
+
+static const char *const roles[] = {"xplayer", "oplayer"};
+static const char *const marks[] = {"x", "o", "b"};
+static const uint16 lines[8] = {
+	0007, 0070, 0700,			/* rows */
+	0111, 0222, 0444,			/* columns */
+	0421, 0124					/* diagonals */
+};
+
+static bool
+has_line(uint16 m)
+{
+	for (int i = 0; i < 8; i++)
+		if ((m & lines[i]) == lines[i])
+			return true;
+	return false;
+}
+
+static void
+ttt_initial(const Game *game, GameState *out)
+{
+	memset(out->data, 0, sizeof(TicTacToe));
+	out->size = sizeof(TicTacToe);
+}
+
+static bool
+ttt_terminal(const Game *game, const GameState *state)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+
+	return has_line(t->mark[X]) || has_line(t->mark[O]) || (t->mark[X] | t->mark[O]) == FULL;
+}
+
+static int
+ttt_control(const Game *game, const GameState *state)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+
+	if (ttt_terminal(game, state))
+		return GT_NO_ROLE;
+	return pg_popcount32(t->mark[X]) == pg_popcount32(t->mark[O]) ? X : O;
+}
+
+static int
+ttt_legal(const Game *game, const GameState *state, GameMove *moves)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+	uint32		empty = FULL & ~(t->mark[X] | t->mark[O]);
+	int			n = 0;
+
+	if (ttt_terminal(game, state))
+		return 0;
+	while (empty)
+	{
+		moves[n++] = pg_rightmost_one_pos32(empty);
+		empty &= empty - 1;
+	}
+	return n;
+}
+
+static void
+ttt_next(const Game *game, const GameState *state, GameMove move, GameState *out)
+{
+	int			mover = ttt_control(game, state);
+	TicTacToe  *t = GT_STATE_AS(out, TicTacToe);
+
+	gt_state_copy(out, state);
+	t->mark[mover] |= 1 << move;
+}
+
+static void
+ttt_goals(const Game *game, const GameState *state, int *goals)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+	bool		xwin = has_line(t->mark[X]);
+	bool		owin = has_line(t->mark[O]);
+
+	goals[X] = xwin ? 100 : owin ? 0 : 50;
+	goals[O] = owin ? 100 : xwin ? 0 : 50;
+}
+
+static uint64
+ttt_hash(const Game *game, const GameState *state)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+	uint64		w = t->mark[X] | (uint64) t->mark[O] << 16;
+
+	return gt_hash_words(&w, 1);
+}
+
+static void
+ttt_encode_state(const Game *game, const GameState *state, JsonOut *out)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+	int			mover = ttt_control(game, state);
+
+	for (int cell = 0; cell < 9; cell++)
+	{
+		int			m = (t->mark[X] >> cell & 1) ? X : (t->mark[O] >> cell & 1) ? O : 2;
+
+		jo_begin_array(out);
+		jo_string(out, "cell");
+		jo_int(out, cell / 3 + 1);
+		jo_int(out, cell % 3 + 1);
+		jo_string(out, marks[m]);
+		jo_end_array(out);
+	}
+	if (mover != GT_NO_ROLE)
+	{
+		jo_begin_array(out);
+		jo_string(out, "control");
+		jo_string(out, roles[mover]);
+		jo_end_array(out);
+	}
+}
+
+/*
+ * True when some mark of the winner is the last move that can have ended the
+ * game: removing it leaves no line.  Otherwise play went on after the end.
+ */
+static bool
+ended_by_last_move(uint16 winner)
+{
+	for (uint32 m = winner; m; m &= m - 1)
+		if (!has_line(winner & ~(1 << pg_rightmost_one_pos32(m))))
+			return true;
+	return false;
+}
+
+static void
+ttt_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
+{
+	TicTacToe  *t = GT_STATE_AS(out, TicTacToe);
+	uint16		seen = 0;
+	int			control = GT_NO_ROLE;
+	int			nx,
+				no,
+				expected;
+	bool		xwin,
+				owin;
+
+	ttt_initial(game, out);
+	for (int i = 0; i < nfacts; i++)
+	{
+		Fact	   *f = &facts[i];
+
+		if (strcmp(f->relation, "cell") == 0)
+		{
+			int			row,
+						col,
+						cell,
+						m;
+
+			fact_expect_arity(f, 3);
+			row = fact_int(f, 0, 1, 3);
+			col = fact_int(f, 1, 1, 3);
+			m = fact_choice(f, 2, marks, 3);
+			cell = 3 * (row - 1) + col - 1;
+			if (seen & (1 << cell))
+				gt_invalid_state(game, "cell (%d, %d) is given twice", row, col);
+			seen |= 1 << cell;
+			if (m != 2)
+				t->mark[m] |= 1 << cell;
+		}
+		else if (strcmp(f->relation, "control") == 0)
+		{
+			fact_expect_arity(f, 1);
+			if (control != GT_NO_ROLE)
+				gt_invalid_state(game, "control is given twice");
+			control = fact_choice(f, 0, roles, 2);
+		}
+		else
+			fact_unknown(f);
+	}
+
+	nx = pg_popcount32(t->mark[X]);
+	no = pg_popcount32(t->mark[O]);
+	if (nx != no && nx != no + 1)
+		gt_invalid_state(game, "%d x's and %d o's cannot arise, since xplayer moves first and they alternate",
+						 nx, no);
+	xwin = has_line(t->mark[X]);
+	owin = has_line(t->mark[O]);
+	if ((xwin && (owin || nx == no || !ended_by_last_move(t->mark[X]))) ||
+		(owin && (nx != no || !ended_by_last_move(t->mark[O]))))
+		gt_invalid_state(game, "play went on after the game had ended");
+
+	expected = ttt_control(game, out);
+	if (expected == GT_NO_ROLE && control != GT_NO_ROLE)
+		gt_invalid_state(game, "play has ended, but control is given to %s", roles[control]);
+	if (expected != GT_NO_ROLE && control == GT_NO_ROLE)
+		gt_invalid_state(game, "the control fact is missing (%s is to move)", roles[expected]);
+	if (expected != GT_NO_ROLE && control != expected)
+		gt_invalid_state(game, "control is given to %s, but %s is to move", roles[control],
+						 roles[expected]);
+}
+
+static void
+ttt_encode_action(const Game *game, const GameState *state, GameMove move, int role,
+				  JsonOut *out)
+{
+	jo_begin_array(out);
+	jo_string(out, "mark");
+	jo_int(out, move / 3 + 1);
+	jo_int(out, move % 3 + 1);
+	jo_end_array(out);
+}
+
+static char *
+ttt_board(const Game *game, const GameState *state)
+{
+	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "    1   2   3\n");
+	for (int row = 0; row < 3; row++)
+	{
+		appendStringInfo(&buf, "%d ", row + 1);
+		for (int col = 0; col < 3; col++)
+		{
+			int			cell = 3 * row + col;
+			char		c = (t->mark[X] >> cell & 1) ? 'X' : (t->mark[O] >> cell & 1) ? 'O' : ' ';
+
+			appendStringInfo(&buf, " %c %s", c, col < 2 ? "|" : "\n");
+		}
+		if (row < 2)
+			appendStringInfoString(&buf, "  ---+---+---\n");
+	}
+	return buf.data;
+}
+
+const Game	tictactoe_game = {
+	.name = "tictactoe",
+	.description = "Tic-tac-toe on a 3x3 board; facts and names as in ggp-base's ticTacToe.kif",
+	.nroles = 2,
+	.roles = roles,
+	.state_bytes = sizeof(TicTacToe),
+	.max_moves = 9,
+	.initial = ttt_initial,
+	.legal = ttt_legal,
+	.next = ttt_next,
+	.terminal = ttt_terminal,
+	.goals = ttt_goals,
+	.control = ttt_control,
+	.hash = ttt_hash,
+	.encode_state = ttt_encode_state,
+	.decode_state = ttt_decode_state,
+	.encode_action = ttt_encode_action,
+	.board = ttt_board,
+};

@@ -1,0 +1,85 @@
+/*
+ * perft.c: gametree.perft(game, state, depth, include_terminal), the leaf
+ * count of the move tree, the correctness oracle of every rule engine.
+ *
+ * By default a line that reaches a terminal state before depth is not
+ * counted (the convention of chess perft tables); include_terminal counts it
+ * as one leaf, which makes perft(tictactoe, 9) the number of complete games.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "game.h"
+#include "miscadmin.h"
+#include "utils/jsonb.h"
+
+#define MAX_PERFT_DEPTH 1000
+
+typedef struct PerftStack
+{
+	const Game *game;
+	GameState **states;			/* one per ply: no allocation while counting */
+	GameMove  **moves;
+	bool		include_terminal;	/* count lines that end early as leaves */
+} PerftStack;
+
+static int64
+perft_ply(PerftStack *stack, int ply, int depth)
+{
+	const Game *game = stack->game;
+	GameMove   *moves = stack->moves[ply];
+	int			n = game->legal(game, stack->states[ply], moves);
+	int64		leaves = 0;
+
+	if (n == 0)
+		return stack->include_terminal ? 1 : 0;
+	/* Bulk counting: the last ply's leaves are the legal moves themselves. */
+	if (depth == 1)
+		return n;
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	for (int i = 0; i < n; i++)
+	{
+		game->next(game, stack->states[ply], moves[i], stack->states[ply + 1]);
+		leaves += perft_ply(stack, ply + 1, depth - 1);
+	}
+	return leaves;
+}
+
+int64
+gt_perft_generic(const Game *game, const GameState *state, int depth, bool include_terminal)
+{
+	PerftStack	stack;
+
+	if (depth == 0)
+		return 1;
+	stack.game = game;
+	stack.include_terminal = include_terminal;
+	stack.states = palloc(depth * sizeof(GameState *));
+	stack.moves = palloc(depth * sizeof(GameMove *));
+	for (int ply = 0; ply < depth; ply++)
+	{
+		stack.states[ply] = gt_state_alloc(game);
+		stack.moves[ply] = palloc(game->max_moves * sizeof(GameMove));
+	}
+	gt_state_copy(stack.states[0], state);
+	return perft_ply(&stack, 0, depth);
+}
+
+PG_FUNCTION_INFO_V1(perft);
+Datum
+perft(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	int32		depth = PG_GETARG_INT32(2);
+	bool		include_terminal = PG_GETARG_BOOL(3);
+
+	if (depth < 0 || depth > MAX_PERFT_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("perft depth must be between 0 and %d, not %d", MAX_PERFT_DEPTH, depth)));
+	if (game->perft != NULL && !include_terminal)
+		PG_RETURN_INT64(game->perft(game, state, depth));
+	PG_RETURN_INT64(gt_perft_generic(game, state, depth, include_terminal));
+}

@@ -1,0 +1,163 @@
+/*
+ * rules.c: the SQL functions that ask a game about its rules: games(),
+ * initial(), legal(), next(), successors(), terminal(), goal(), control(),
+ * board() and state_hash().
+ */
+#include "postgres.h"
+
+#include "funcapi.h"
+#include "game.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(games);
+Datum
+games(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < gt_game_count(); i++)
+	{
+		const Game *game = gt_game_at(i);
+		Datum	   *roles = palloc(game->nroles * sizeof(Datum));
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		for (int r = 0; r < game->nroles; r++)
+			roles[r] = CStringGetTextDatum(game->roles[r]);
+		values[0] = CStringGetTextDatum(game->name);
+		values[1] = PointerGetDatum(construct_array(roles, game->nroles, TEXTOID, -1, false,
+													TYPALIGN_INT));
+		values[2] = CStringGetTextDatum(game->description);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(initial);
+Datum
+initial(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_state_alloc(game);
+
+	game->initial(game, state);
+	PG_RETURN_JSONB_P(gt_encode_state(game, state));
+}
+
+PG_FUNCTION_INFO_V1(legal);
+Datum
+legal(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	GameMove   *moves = palloc(game->max_moves * sizeof(GameMove));
+	int			n = game->legal(game, state, moves);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC | MAT_SRF_BLESS);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		value = JsonbPGetDatum(gt_encode_move(game, state, moves[i]));
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &value, &isnull);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(next);
+Datum
+next(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	GameMove	move = gt_decode_move(game, state, PG_GETARG_JSONB_P(2));
+	GameState  *after = gt_state_alloc(game);
+
+	game->next(game, state, move, after);
+	PG_RETURN_JSONB_P(gt_encode_state(game, after));
+}
+
+PG_FUNCTION_INFO_V1(successors);
+Datum
+successors(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	GameMove   *moves = palloc(game->max_moves * sizeof(GameMove));
+	GameState  *after = gt_state_alloc(game);
+	int			n = game->legal(game, state, moves);
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+
+		game->next(game, state, moves[i], after);
+		values[0] = JsonbPGetDatum(gt_encode_move(game, state, moves[i]));
+		values[1] = JsonbPGetDatum(gt_encode_state(game, after));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(terminal);
+Datum
+terminal(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+
+	PG_RETURN_BOOL(game->terminal(game, state));
+}
+
+PG_FUNCTION_INFO_V1(goal);
+Datum
+goal(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+
+	if (!game->terminal(game, state))
+		PG_RETURN_NULL();
+	PG_RETURN_JSONB_P(gt_encode_goals(game, state));
+}
+
+PG_FUNCTION_INFO_V1(control);
+Datum
+control(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	int			role = game->control(game, state);
+
+	if (role == GT_NO_ROLE)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(game->roles[role]));
+}
+
+PG_FUNCTION_INFO_V1(board);
+Datum
+board(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+
+	PG_RETURN_TEXT_P(cstring_to_text(game->board(game, state)));
+}
+
+PG_FUNCTION_INFO_V1(state_hash);
+Datum
+state_hash(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+
+	PG_RETURN_INT64((int64) gt_state_hash(game, state));
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test: pg_regress (sql/ + expected/) and pgTAP (test/, through
+# pg_prove) against the private cluster.  Ends with "N passed, N failed" and
+# exits non-zero on any failure.
+source "$(dirname "$0")/lib.sh"
+gt_setup
+cd "$GT_ROOT"
+
+passed=0 failed=0
+log=$(mktemp -d)
+
+gt_log "pg_regress: $(ls sql/*.sql | wc -l) files"
+if make -s installcheck PG_CONFIG="$GT_PGBIN/pg_config" >"$log/regress.out" 2>&1; then :; fi
+cat "$log/regress.out"
+passed=$((passed + $(grep -cE '^(ok|test) .*\.\.\. ok|^ok [0-9]+ ' "$log/regress.out" || true)))
+failed=$((failed + $(grep -cE '\.\.\. FAILED|^not ok ' "$log/regress.out" || true)))
+[ -f regression.diffs ] && cat regression.diffs
+
+gt_log "pgTAP: $(ls test/*.sql | wc -l) files"
+gt_fresh_database gametree_tap pgtap
+# Published counts from ../shared/reference, for the tests to compare with.
+gt_psql -q -d gametree_tap \
+	-c "CREATE TABLE public.reference_perft (game text, name text, position text, depth int, count bigint)" \
+	-c "CREATE TABLE public.reference_positions (game text, ply int, count bigint)"
+for f in "$GT_SHARED"/reference/*.tsv; do
+	gt_psql -q -d gametree_tap \
+		-c "\\copy public.reference_perft (name, position, depth, count) FROM '$f' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)" \
+		-c "UPDATE public.reference_perft SET game = '$(basename "$f" .tsv)' WHERE game IS NULL"
+done
+grep -v '^#' "$GT_SHARED/reference/connect4_positions.txt" | tr -s ' ' '\n' | grep . |
+	awk '{ printf "connect4\t%d\t%s\n", NR - 1, $1 }' |
+	gt_psql -q -d gametree_tap -c "\\copy public.reference_positions FROM STDIN"
+cd "$GT_ROOT"
+pg_prove --verbose --dbname gametree_tap --ext .sql -r test/ >"$log/tap.out" 2>&1 || true
+cat "$log/tap.out"
+passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/tap.out" || true)))
+failed=$((failed + $(grep -cE '^not ok [0-9]+' "$log/tap.out" || true)))
+# A test file that dies or plans wrong fails the run even if no assertion did.
+grep -qE '^Result: PASS' "$log/tap.out" || failed=$((failed + 1))
+
+rm -rf "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

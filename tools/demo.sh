@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The one command to start with: installs what is missing, builds and
+# installs gametree, starts the private cluster and shows the extension at
+# work in the database "gametree".
+source "$(dirname "$0")/lib.sh"
+gt_setup
+if ! gt_psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'gametree'" | grep -q 1; then
+	gt_psql -q -d postgres -c "CREATE DATABASE gametree"
+fi
+# Recreate the extension so the demo shows this checkout's build.
+gt_psql -q -d gametree -c "DROP EXTENSION IF EXISTS gametree CASCADE" -c "CREATE EXTENSION gametree" 2>/dev/null
+gt_psql -d gametree -f "$GT_ROOT/tools/demo.sql"
+cat <<MSG
+
+Done.  Open psql on this database with:  bash tools/psql.sh
+(the cluster keeps running; stop it with: bash tools/psql.sh --stop)
+MSG

@@ -1,0 +1,105 @@
+# tools/lib.sh: shared by the gametree scripts (sourced, not run).
+# Installs what is missing, builds and installs the extension, and runs a
+# private PostgreSQL cluster inside the checkout on a unix socket.
+set -euo pipefail
+
+GT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+GT_SHARED=${GAMETREE_SHARED:-$(cd "$GT_ROOT/.." && pwd)/shared}
+GT_PGVERSION=15
+GT_PGBIN=/usr/lib/postgresql/$GT_PGVERSION/bin
+GT_PACKAGES="postgresql-$GT_PGVERSION postgresql-server-dev-$GT_PGVERSION libjson-c-dev libpq-dev
+  postgresql-$GT_PGVERSION-pgtap libtap-parser-sourcehandler-pgtap-perl make gcc"
+
+gt_log() { printf '== %s\n' "$*" >&2; }
+
+# Runs a command as root, through sudo when we are not root.
+gt_as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+gt_install_packages() {
+	local missing=()
+	for p in $GT_PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	gt_log "installing ${missing[*]}"
+	gt_as_root apt-get update -qq
+	gt_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Serialises build+install+test across checkouts of this machine: they share
+# PostgreSQL's extension directory.
+gt_lock() {
+	exec 9>"${TMPDIR:-/tmp}/gametree-install.lock"
+	flock 9
+}
+
+gt_build() {
+	gt_log "building and installing the extension"
+	make -s -C "$GT_ROOT" PG_CONFIG="$GT_PGBIN/pg_config" >/dev/null
+	gt_as_root make -s -C "$GT_ROOT" PG_CONFIG="$GT_PGBIN/pg_config" install >/dev/null
+}
+
+# The cluster runs as an unprivileged OS user: postgres when we are root.
+gt_cluster_user() {
+	if [ "$(id -u)" -eq 0 ]; then echo postgres; else id -un; fi
+}
+
+gt_as_cluster_user() {
+	local user; user=$(gt_cluster_user)
+	if [ "$user" = "$(id -un)" ]; then "$@"; else runuser -u "$user" -- "$@"; fi
+}
+
+gt_cluster_dir() {
+	local dir="$GT_ROOT/.cluster"
+	# The cluster user must reach the checkout; otherwise keep it in /tmp.
+	if ! gt_as_cluster_user test -x "$GT_ROOT"; then
+		dir="${TMPDIR:-/tmp}/gametree-cluster-$(printf '%s' "$GT_ROOT" | md5sum | cut -c1-8)"
+	fi
+	echo "$dir"
+}
+
+# Starts the private cluster, or reuses it when it already runs.
+gt_start_cluster() {
+	local dir; dir=$(gt_cluster_dir)
+	export PGHOST="$dir/socket" PGPORT=${GAMETREE_PORT:-5439} PGUSER=postgres PGDATABASE=postgres
+	if [ ! -f "$dir/data/PG_VERSION" ]; then
+		gt_log "creating a private cluster in $dir"
+		mkdir -p "$dir/socket"
+		[ "$(id -u)" -eq 0 ] && chown -R "$(gt_cluster_user)" "$dir"
+		gt_as_cluster_user "$GT_PGBIN/initdb" -D "$dir/data" -U postgres --auth=trust \
+			--encoding=UTF8 --no-locale >"$dir/initdb.log"
+	fi
+	if ! gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+		gt_log "starting the private cluster (socket $PGHOST, port $PGPORT)"
+		gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+			-o "-k '$PGHOST' -p $PGPORT -c listen_addresses='' -c shared_buffers=512MB -c max_wal_size=4GB" \
+			start >/dev/null 9>&-
+	fi
+}
+
+gt_stop_cluster() {
+	local dir; dir=$(gt_cluster_dir)
+	gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" -m fast stop
+}
+
+gt_psql() {
+	"$GT_PGBIN/psql" -X -v ON_ERROR_STOP=1 "$@"
+}
+
+# A fresh database with the extension (and the extra extensions named).
+gt_fresh_database() {
+	local db=$1; shift
+	gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+	for ext in "$@" gametree; do
+		gt_psql -q -d "$db" -c "CREATE EXTENSION $ext"
+	done
+}
+
+gt_setup() {
+	gt_install_packages
+	gt_lock
+	gt_build
+	gt_start_cluster
+}
