@@ -81,3 +81,17 @@ AS 'MODULE_PATHNAME', 'state_hash'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.state_hash(text, jsonb) IS
 '64-bit hash of a position, stable across runs, builds and machines (storage and shard key)';
+
+CREATE FUNCTION @extschema@.from_fen(game text, fen text)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'from_fen'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.from_fen(text, text) IS
+'The state written in the game''s text notation: FEN for chess, PDN FEN for checkers';
+
+CREATE FUNCTION @extschema@.to_fen(game text, state jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'to_fen'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_fen(text, jsonb) IS
+'The state in the game''s text notation: FEN for chess, PDN FEN for checkers';
