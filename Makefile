@@ -2,7 +2,7 @@
 EXTENSION = gametree
 EXTVERSION = 0.1.0
 MODULE_big = gametree
-OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/games/*.c)))
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/games/*.c src/games/*/*.c)))
 DATA = $(EXTENSION)--$(EXTVERSION).sql
 PG_CPPFLAGS = -Isrc
 PG_CFLAGS = -O3
