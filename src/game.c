@@ -6,8 +6,11 @@
 
 #include "game.h"
 #include "jsonfacts.h"
+#include <math.h>
+
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 
 extern const Game tictactoe_game;
 extern const Game connect4_game;
@@ -346,14 +349,23 @@ gt_decode_move(const Game *game, const GameState *state, Jsonb *move)
 	pg_unreachable();
 }
 
-Jsonb *
-gt_encode_goals(const Game *game, const GameState *state)
+/* Rounds to hundredths: estimates need no more, and equal values stay equal. */
+static Numeric
+role_value_numeric(double value)
 {
-	int			goals[GT_MAX_ROLES];
+	double		rounded = rint(value * 100.0) / 100.0;
+
+	if (rounded == rint(rounded))
+		return int64_to_numeric((int64) rounded);
+	return DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(rounded)));
+}
+
+Jsonb *
+gt_encode_role_values(const Game *game, const double *values)
+{
 	JsonbParseState *parse = NULL;
 	JsonbValue *result;
 
-	game->goals(game, state, goals);
 	pushJsonbValue(&parse, WJB_BEGIN_OBJECT, NULL);
 	for (int r = 0; r < game->nroles; r++)
 	{
@@ -364,12 +376,24 @@ gt_encode_goals(const Game *game, const GameState *state)
 		k.val.string.val = (char *) game->roles[r];
 		k.val.string.len = strlen(game->roles[r]);
 		v.type = jbvNumeric;
-		v.val.numeric = int64_to_numeric(goals[r]);
+		v.val.numeric = role_value_numeric(values[r]);
 		pushJsonbValue(&parse, WJB_KEY, &k);
 		pushJsonbValue(&parse, WJB_VALUE, &v);
 	}
 	result = pushJsonbValue(&parse, WJB_END_OBJECT, NULL);
 	return JsonbValueToJsonb(result);
+}
+
+Jsonb *
+gt_encode_goals(const Game *game, const GameState *state)
+{
+	int			goals[GT_MAX_ROLES];
+	double		values[GT_MAX_ROLES];
+
+	game->goals(game, state, goals);
+	for (int r = 0; r < game->nroles; r++)
+		values[r] = goals[r];
+	return gt_encode_role_values(game, values);
 }
 
 /* splitmix64's finaliser: a strong, portable 64-bit mixer. */

@@ -101,7 +101,11 @@ struct Game
 	 * positions with ereport(ERROR) (see gt_invalid_state).
 	 */
 	void		(*decode_state) (const Game *game, Fact *facts, int nfacts, GameState *out);
-	/* Emits the action of one role within move (never called for "noop"). */
+	/*
+	 * Emits the action of one role within move (never called for "noop").
+	 * Depends only on move and role, not on the rest of the state, so that
+	 * trees can reuse a move's row across states.
+	 */
 	void		(*encode_action) (const Game *game, const GameState *state, GameMove move,
 								  int role, JsonOut *out);
 
@@ -135,6 +139,8 @@ extern Jsonb *gt_encode_state(const Game *game, const GameState *state);
 extern GameMove gt_decode_move(const Game *game, const GameState *state, Jsonb *move);
 extern Jsonb *gt_encode_move(const Game *game, const GameState *state, GameMove move);
 extern Jsonb *gt_encode_goals(const Game *game, const GameState *state);
+/* {"role": value, ...} with values rounded to hundredths. */
+extern Jsonb *gt_encode_role_values(const Game *game, const double *values);
 extern uint64 gt_state_hash(const Game *game, const GameState *state);
 
 /* Stable hashing helpers for games (game.c). */

@@ -161,3 +161,26 @@ state_hash(PG_FUNCTION_ARGS)
 
 	PG_RETURN_INT64((int64) gt_state_hash(game, state));
 }
+
+PG_FUNCTION_INFO_V1(canonical);
+Datum
+canonical(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+
+	PG_RETURN_JSONB_P(gt_encode_state(game, gt_decode_state(game, PG_GETARG_JSONB_P(1))));
+}
+
+PG_FUNCTION_INFO_V1(heuristic);
+Datum
+heuristic(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	double		values[GT_MAX_ROLES];
+
+	if (game->heuristic == NULL || game->terminal(game, state))
+		PG_RETURN_NULL();
+	game->heuristic(game, state, values);
+	PG_RETURN_JSONB_P(gt_encode_role_values(game, values));
+}

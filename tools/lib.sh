@@ -73,9 +73,13 @@ gt_start_cluster() {
 	fi
 	if ! gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
 		gt_log "starting the private cluster (socket $PGHOST, port $PGPORT)"
-		gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-			-o "-k '$PGHOST' -p $PGPORT -c listen_addresses='' -c shared_buffers=512MB -c max_wal_size=4GB" \
-			start >/dev/null 9>&-
+		# The server must not inherit open descriptors such as a held flock.
+		(
+			for fd in $(ls "/proc/$BASHPID/fd"); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+			gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
+				-o "-k '$PGHOST' -p $PGPORT -c listen_addresses='' -c shared_buffers=512MB -c max_wal_size=4GB" \
+				start >/dev/null
+		)
 	fi
 }
 
@@ -91,7 +95,7 @@ gt_psql() {
 # A fresh database with the extension (and the extra extensions named).
 gt_fresh_database() {
 	local db=$1; shift
-	gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+	gt_psql -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 	for ext in "$@" gametree; do
 		gt_psql -q -d "$db" -c "CREATE EXTENSION $ext"
 	done

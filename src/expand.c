@@ -1,0 +1,469 @@
+/*
+ * expand.c: expand(tree, state_id) and grow_step(tree, batch_size,
+ * max_depth), which add the successors of states to a tree's tables.
+ *
+ * Children are generated in C, deduplicated in memory, and written with one
+ * set-based statement per table (unnest of arrays) in ascending key order,
+ * so that concurrent sessions never wait on each other in a cycle.  A state
+ * id is the game's stable 64-bit state hash; a different position with the
+ * same hash is detected and reported, never merged.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "jsonfacts.h"
+#include "miscadmin.h"
+#include "tree.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+
+/* The new rows of one expansion batch, as parallel arrays. */
+typedef struct Batch
+{
+	const Tree *tree;
+	HTAB	   *children;		/* id -> ChildEntry */
+	HTAB	   *move_ids;		/* (role, move) -> MoveEntry */
+	int			nchildren,
+				maxchildren;
+	Datum	   *child_id,
+			   *child_state,
+			   *child_goal,
+			   *child_depth,
+			   *child_control,
+			   *child_expanded,
+			   *child_utility,
+			   *child_mobility,
+			   *child_proven;
+	bool	   *goal_null,
+			   *control_null,
+			   *utility_null,
+			   *mobility_null;
+	int			nmoves,
+				maxmoves;
+	Datum	   *move_id,
+			   *move_json;
+	int			nedges,
+				maxedges;
+	int64	   *edge_init,
+			   *edge_move,
+			   *edge_next;
+} Batch;
+
+typedef struct ChildEntry
+{
+	int64		id;
+	GameState  *state;
+} ChildEntry;
+
+typedef struct MoveKey
+{
+	int32		role;
+	int32		unused;			/* zeroed: keys are compared as bytes */
+	GameMove	move;
+} MoveKey;
+
+typedef struct MoveEntry
+{
+	MoveKey		key;
+	int64		id;
+} MoveEntry;
+
+#define GROW(arr, n) ((arr) = repalloc((arr), (n) * sizeof(*(arr))))
+
+static void
+batch_init(Batch *b, const Tree *tree)
+{
+	HASHCTL		ctl = {0};
+
+	memset(b, 0, sizeof(Batch));
+	b->tree = tree;
+	ctl.keysize = sizeof(int64);
+	ctl.entrysize = sizeof(ChildEntry);
+	ctl.hcxt = CurrentMemoryContext;
+	b->children = hash_create("gametree expand children", 1024, &ctl,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	ctl.keysize = sizeof(MoveKey);
+	ctl.entrysize = sizeof(MoveEntry);
+	b->move_ids = hash_create("gametree expand moves", 256, &ctl,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	b->maxchildren = b->maxmoves = b->maxedges = 64;
+	b->child_id = palloc(64 * sizeof(Datum));
+	b->child_state = palloc(64 * sizeof(Datum));
+	b->child_goal = palloc(64 * sizeof(Datum));
+	b->child_depth = palloc(64 * sizeof(Datum));
+	b->child_control = palloc(64 * sizeof(Datum));
+	b->child_expanded = palloc(64 * sizeof(Datum));
+	b->child_utility = palloc(64 * sizeof(Datum));
+	b->child_mobility = palloc(64 * sizeof(Datum));
+	b->child_proven = palloc(64 * sizeof(Datum));
+	b->goal_null = palloc(64 * sizeof(bool));
+	b->control_null = palloc(64 * sizeof(bool));
+	b->utility_null = palloc(64 * sizeof(bool));
+	b->mobility_null = palloc(64 * sizeof(bool));
+	b->move_id = palloc(64 * sizeof(Datum));
+	b->move_json = palloc(64 * sizeof(Datum));
+	b->edge_init = palloc(64 * sizeof(int64));
+	b->edge_move = palloc(64 * sizeof(int64));
+	b->edge_next = palloc(64 * sizeof(int64));
+}
+
+static void
+grow_children(Batch *b)
+{
+	b->maxchildren *= 2;
+	GROW(b->child_id, b->maxchildren);
+	GROW(b->child_state, b->maxchildren);
+	GROW(b->child_goal, b->maxchildren);
+	GROW(b->child_depth, b->maxchildren);
+	GROW(b->child_control, b->maxchildren);
+	GROW(b->child_expanded, b->maxchildren);
+	GROW(b->child_utility, b->maxchildren);
+	GROW(b->child_mobility, b->maxchildren);
+	GROW(b->child_proven, b->maxchildren);
+	GROW(b->goal_null, b->maxchildren);
+	GROW(b->control_null, b->maxchildren);
+	GROW(b->utility_null, b->maxchildren);
+	GROW(b->mobility_null, b->maxchildren);
+}
+
+static void
+hash_collision(const Tree *tree, int64 id)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("state hash collision in tree \"%s\": two positions hash to %lld",
+					tree->qualified, (long long) id),
+			 errdetail("The tree cannot store both under one id; nothing of this batch was stored."),
+			 errhint("Please report the game and the two positions.")));
+}
+
+/*
+ * Adds a child position (once per batch) with the values a leaf starts with;
+ * returns its id.
+ */
+static int64
+add_child(Batch *b, const GameState *state, int depth)
+{
+	const Game *game = b->tree->game;
+	int64		id = (int64) gt_state_hash(game, state);
+	bool		found;
+	ChildEntry *entry = hash_search(b->children, &id, HASH_ENTER, &found);
+	int			i;
+	bool		terminal;
+
+	if (found)
+	{
+		if (entry->state->size != state->size ||
+			memcmp(entry->state->data, state->data, state->size) != 0)
+			hash_collision(b->tree, id);
+		return id;
+	}
+	entry->state = gt_state_alloc(game);
+	gt_state_copy(entry->state, state);
+
+	if (b->nchildren == b->maxchildren)
+		grow_children(b);
+	i = b->nchildren++;
+	terminal = game->terminal(game, state);
+	b->child_id[i] = Int64GetDatum(id);
+	b->child_state[i] = JsonbPGetDatum(gt_encode_state(game, state));
+	b->child_depth[i] = Int32GetDatum(depth);
+	b->child_expanded[i] = BoolGetDatum(terminal);	/* nothing to expand */
+	b->child_proven[i] = BoolGetDatum(terminal);
+	b->goal_null[i] = b->mobility_null[i] = !terminal;
+	b->utility_null[i] = !terminal && game->heuristic == NULL;
+	b->control_null[i] = true;
+	if (terminal)
+	{
+		double		zeros[GT_MAX_ROLES] = {0};
+		Datum		goal = JsonbPGetDatum(gt_encode_goals(game, state));
+
+		b->child_goal[i] = goal;
+		b->child_utility[i] = goal;
+		b->child_mobility[i] = JsonbPGetDatum(gt_encode_role_values(game, zeros));
+	}
+	else
+	{
+		int			mover = game->control(game, state);
+
+		if (mover != GT_NO_ROLE)
+		{
+			b->control_null[i] = false;
+			b->child_control[i] = CStringGetTextDatum(game->roles[mover]);
+		}
+		if (game->heuristic != NULL)
+		{
+			double		estimate[GT_MAX_ROLES];
+
+			game->heuristic(game, state, estimate);
+			b->child_utility[i] = JsonbPGetDatum(gt_encode_role_values(game, estimate));
+		}
+	}
+	return id;
+}
+
+/* The id of a joint move, adding its row to the batch the first time. */
+static int64
+move_id(Batch *b, const GameState *state, GameMove move)
+{
+	const Game *game = b->tree->game;
+	MoveKey		key = {0};
+	MoveEntry  *entry;
+	bool		found;
+	Jsonb	   *json;
+	char	   *text;
+
+	key.role = game->control(game, state);
+	key.move = move;
+	entry = hash_search(b->move_ids, &key, HASH_ENTER, &found);
+	if (found)
+		return entry->id;
+	json = gt_encode_move(game, state, move);
+	text = JsonbToCString(NULL, &json->root, VARSIZE(json));
+	entry->id = (int64) gt_hash_bytes((const uint8 *) text, strlen(text));
+	if (b->nmoves == b->maxmoves)
+	{
+		b->maxmoves *= 2;
+		GROW(b->move_id, b->maxmoves);
+		GROW(b->move_json, b->maxmoves);
+	}
+	b->move_id[b->nmoves] = Int64GetDatum(entry->id);
+	b->move_json[b->nmoves] = JsonbPGetDatum(json);
+	b->nmoves++;
+	return entry->id;
+}
+
+static void
+add_edge(Batch *b, int64 init, int64 move, int64 next)
+{
+	if (b->nedges == b->maxedges)
+	{
+		b->maxedges *= 2;
+		GROW(b->edge_init, b->maxedges);
+		GROW(b->edge_move, b->maxedges);
+		GROW(b->edge_next, b->maxedges);
+	}
+	b->edge_init[b->nedges] = init;
+	b->edge_move[b->nedges] = move;
+	b->edge_next[b->nedges] = next;
+	b->nedges++;
+}
+
+static Datum
+datum_array(Datum *values, bool *nulls, int n, Oid type)
+{
+	int16		len;
+	bool		byval;
+	char		align;
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+
+	get_typlenbyvalalign(type, &len, &byval, &align);
+	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs, type, len, byval, align));
+}
+
+/* Counts of what one call stored. */
+typedef struct Stored
+{
+	int64		expanded;
+	int64		states;
+	int64		frontier;		/* new states still to expand */
+	int64		edges;
+} Stored;
+
+static void
+store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
+{
+	const Tree *tree = b->tree;
+	Oid			types[9] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID,
+	JSONBOID, BOOLOID};
+	Oid			arrays[9];
+	Datum		values[9];
+	bool		isnull;
+
+	for (int i = 0; i < 9; i++)
+		arrays[i] = get_array_type(types[i]);
+
+	if (b->nmoves > 0)
+	{
+		values[0] = datum_array(b->move_id, NULL, b->nmoves, INT8OID);
+		values[1] = datum_array(b->move_json, NULL, b->nmoves, JSONBOID);
+		spi_run(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
+						 "ON CONFLICT DO NOTHING", tree->moves),
+				2, arrays, values, SPI_OK_INSERT);
+		spi_run(psprintf("SELECT u.id FROM unnest($1, $2) u(id, move) JOIN %s m ON m.id = u.id "
+						 "WHERE m.move <> u.move LIMIT 1", tree->moves),
+				2, arrays, values, SPI_OK_SELECT);
+		if (SPI_processed > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("move hash collision in tree \"%s\"", tree->qualified)));
+	}
+
+	if (b->nchildren > 0)
+	{
+		values[0] = datum_array(b->child_id, NULL, b->nchildren, INT8OID);
+		values[1] = datum_array(b->child_state, NULL, b->nchildren, JSONBOID);
+		values[2] = datum_array(b->child_goal, b->goal_null, b->nchildren, JSONBOID);
+		values[3] = datum_array(b->child_depth, NULL, b->nchildren, INT4OID);
+		values[4] = datum_array(b->child_control, b->control_null, b->nchildren, TEXTOID);
+		values[5] = datum_array(b->child_expanded, NULL, b->nchildren, BOOLOID);
+		values[6] = datum_array(b->child_utility, b->utility_null, b->nchildren, JSONBOID);
+		values[7] = datum_array(b->child_mobility, b->mobility_null, b->nchildren, JSONBOID);
+		values[8] = datum_array(b->child_proven, NULL, b->nchildren, BOOLOID);
+		spi_run(psprintf("WITH added AS (INSERT INTO %s "
+						 "(id, state, goal, depth, control, expanded, utility, mobility, proven) "
+						 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) ORDER BY 1 "
+						 "ON CONFLICT (id) DO NOTHING RETURNING expanded) "
+						 "SELECT count(*), count(*) FILTER (WHERE NOT expanded) FROM added",
+						 tree->states),
+				9, arrays, values, SPI_OK_SELECT);
+		stored->states += DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		stored->frontier += DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		/* Children that were there already must be the same positions. */
+		if (stored->states < b->nchildren)
+		{
+			spi_run(psprintf("SELECT u.id FROM unnest($1, $2) u(id, state) JOIN %s s ON s.id = u.id "
+							 "WHERE s.state <> u.state LIMIT 1", tree->states),
+					2, arrays, values, SPI_OK_SELECT);
+			if (SPI_processed > 0)
+				hash_collision(tree, DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+																 SPI_tuptable->tupdesc, 1, &isnull)));
+		}
+	}
+
+	if (b->nedges > 0)
+	{
+		values[0] = int8_array(b->edge_init, b->nedges);
+		values[1] = int8_array(b->edge_move, b->nedges);
+		values[2] = int8_array(b->edge_next, b->nedges);
+		/* An edge starts with the values of the state it leads to. */
+		spi_run(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) "
+						 "SELECT u.i, u.m, u.n, s.utility, s.mobility, s.proven "
+						 "FROM unnest($1, $2, $3) u(i, m, n) JOIN %s s ON s.id = u.n ORDER BY 1, 2",
+						 tree->graph, tree->states),
+				3, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID}, values, SPI_OK_INSERT);
+		stored->edges += SPI_processed;
+	}
+
+	values[0] = int8_array(parents, nparents);
+	spi_run(psprintf("UPDATE %s SET expanded = true WHERE id = ANY($1)", tree->states),
+			1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_UPDATE);
+	stored->expanded += nparents;
+	stored->frontier -= nparents;
+
+	tree_lock(tree);
+	tree_propagate_from(tree, parents, nparents);
+	tree_count(tree, stored->states, stored->edges, stored->frontier);
+}
+
+/*
+ * Expands the states of the current SPI result (columns id, state, depth),
+ * which the caller has locked.
+ */
+static void
+expand_rows(const Tree *tree, Stored *stored)
+{
+	const Game *game = tree->game;
+	SPITupleTable *rows = SPI_tuptable;
+	int			nrows = SPI_processed;
+	int64	   *parents = palloc(Max(nrows, 1) * sizeof(int64));
+	GameMove   *moves = palloc(game->max_moves * sizeof(GameMove));
+	GameState  *child = gt_state_alloc(game);
+	Batch		b;
+
+	batch_init(&b, tree);
+	for (int r = 0; r < nrows; r++)
+	{
+		bool		isnull;
+		HeapTuple	row = rows->vals[r];
+		int64		id = DatumGetInt64(SPI_getbinval(row, rows->tupdesc, 1, &isnull));
+		Jsonb	   *json = DatumGetJsonbP(SPI_getbinval(row, rows->tupdesc, 2, &isnull));
+		int32		depth = DatumGetInt32(SPI_getbinval(row, rows->tupdesc, 3, &isnull));
+		GameState  *state = gt_decode_state(game, json);
+		int			n = game->legal(game, state, moves);
+
+		CHECK_FOR_INTERRUPTS();
+		parents[r] = id;
+		for (int m = 0; m < n; m++)
+		{
+			game->next(game, state, moves[m], child);
+			add_edge(&b, id, move_id(&b, state, moves[m]), add_child(&b, child, depth + 1));
+		}
+	}
+	store_batch(&b, parents, nrows, stored);
+}
+
+PG_FUNCTION_INFO_V1(expand);
+Datum
+expand(PG_FUNCTION_ARGS)
+{
+	int64		state_id = PG_GETARG_INT64(1);
+	Stored		stored = {0};
+	Tree	   *tree;
+	bool		isnull;
+
+	SPI_connect();
+	tree = tree_open(PG_GETARG_TEXT_PP(0));
+	spi_run(psprintf("SELECT id, state, depth, expanded FROM %s WHERE id = $1 FOR UPDATE",
+					 tree->states),
+			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("state %lld is not in tree \"%s\"", (long long) state_id, tree->qualified),
+				 errhint("State ids are the id column of %s.", tree->states)));
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
+		expand_rows(tree, &stored);
+	SPI_finish();
+	PG_RETURN_INT32((int32) stored.edges);
+}
+
+PG_FUNCTION_INFO_V1(grow_step);
+Datum
+grow_step(PG_FUNCTION_ARGS)
+{
+	int32		batch_size = PG_GETARG_INT32(1);
+	int32		max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
+	Stored		stored = {0};
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	Tree	   *tree;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (batch_size < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("batch_size must be positive, not %d", batch_size)));
+	if (max_depth < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_depth must not be negative, not %d", max_depth)));
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "grow_step must return a row");
+
+	SPI_connect();
+	tree = tree_open(PG_GETARG_TEXT_PP(0));
+	/* Breadth first; SKIP LOCKED lets concurrent sessions share the frontier. */
+	spi_run(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
+					 "ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED", tree->states),
+			2, (Oid[]) {INT4OID, INT4OID},
+			(Datum[]) {Int32GetDatum(max_depth), Int32GetDatum(batch_size)}, SPI_OK_SELECT);
+	if (SPI_processed > 0)
+		expand_rows(tree, &stored);
+	SPI_finish();
+
+	values[0] = Int64GetDatum(stored.expanded);
+	values[1] = Int64GetDatum(stored.states);
+	values[2] = Int64GetDatum(stored.edges);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}

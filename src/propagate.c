@@ -1,0 +1,476 @@
+/*
+ * propagate.c: upward propagation of n-player utility and non-losing
+ * mobility, incrementally after each expansion and from scratch by
+ * propagate(tree).
+ *
+ * The value of an expanded, non-terminal state is computed from its
+ * out-edges, and an edge's utility, mobility and proven flag copy those of
+ * the state it leads to:
+ *  - utility: the role in control picks the edge with the largest own
+ *    component (max^n); ties go to a proven edge, then to the edge that
+ *    leaves the other roles the least in total, then to the smallest move
+ *    id.  Edges of unknown utility are skipped.  At simultaneous-move states
+ *    the utility is the mean of the known edges.
+ *  - proven: the chosen edge is proven and no unknown or unproven edge could
+ *    do better (all are proven, or the choice already gives the maximum).
+ *  - mobility of role R: when R is in control, the number of edges that are
+ *    not a proven loss for R (goal 0); otherwise the minimum of R's mobility
+ *    over the edges whose mobility is known.
+ * Changes are carried to parents in waves of set-based statements; a cap on
+ * re-evaluations of one state ends iteration on cyclic graphs.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "tree.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/hsearch.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+#define EPSILON 1e-9
+#define MAX_EVALUATIONS 1000	/* per state and call: ends cycles that do not settle */
+#define CHUNK 50000				/* states per wave of the full recomputation */
+
+typedef struct Value
+{
+	bool		known;
+	bool		proven;
+	double		utility[GT_MAX_ROLES];
+	int			mobility[GT_MAX_ROLES]; /* -1: unknown */
+	int64		move_id;
+} Value;
+
+typedef struct EvalCount
+{
+	int64		id;
+	int			count;
+} EvalCount;
+
+static double
+numeric_value(const JsonbValue *v)
+{
+	if (v == NULL || v->type != jbvNumeric)
+		return -1;
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+}
+
+static JsonbValue *
+role_entry(Jsonb *object, const char *role)
+{
+	JsonbValue	key;
+
+	key.type = jbvString;
+	key.val.string.val = (char *) role;
+	key.val.string.len = strlen(role);
+	return findJsonbValueFromContainer(&object->root, JB_FOBJECT, &key);
+}
+
+/* Reads the utility, mobility and proven columns at attno, attno+1, attno+2. */
+static void
+read_value(const Game *game, HeapTuple row, TupleDesc desc, int attno, Value *v)
+{
+	bool		isnull;
+	Datum		utility = SPI_getbinval(row, desc, attno, &isnull);
+	Datum		mobility;
+
+	v->known = !isnull;
+	for (int r = 0; r < game->nroles; r++)
+		v->utility[r] = v->known ? numeric_value(role_entry(DatumGetJsonbP(utility), game->roles[r])) : 0;
+	mobility = SPI_getbinval(row, desc, attno + 1, &isnull);
+	for (int r = 0; r < game->nroles; r++)
+		v->mobility[r] = isnull ? -1 :
+			(int) numeric_value(role_entry(DatumGetJsonbP(mobility), game->roles[r]));
+	v->proven = DatumGetBool(SPI_getbinval(row, desc, attno + 2, &isnull));
+}
+
+static double
+others_total(const Game *game, const Value *v, int mover)
+{
+	double		total = 0;
+
+	for (int r = 0; r < game->nroles; r++)
+		if (r != mover)
+			total += v->utility[r];
+	return total;
+}
+
+/* Is a a better choice than b for mover?  (b may be unknown.) */
+static bool
+better(const Game *game, const Value *a, const Value *b, int mover)
+{
+	double		diff;
+
+	if (!b->known)
+		return true;
+	diff = a->utility[mover] - b->utility[mover];
+	if (fabs(diff) > EPSILON)
+		return diff > 0;
+	if (a->proven != b->proven)
+		return a->proven;
+	diff = others_total(game, a, mover) - others_total(game, b, mover);
+	if (fabs(diff) > EPSILON)
+		return diff < 0;
+	return a->move_id < b->move_id;
+}
+
+/* The value of a state whose role in control is mover, from its edges. */
+static void
+evaluate(const Game *game, int mover, const Value *edges, int n, Value *out)
+{
+	bool		all_proven = true;
+	int			known = 0;
+
+	memset(out, 0, sizeof(Value));
+	for (int i = 0; i < n; i++)
+	{
+		all_proven &= edges[i].known && edges[i].proven;
+		known += edges[i].known;
+	}
+	if (mover != GT_NO_ROLE)
+	{
+		for (int i = 0; i < n; i++)
+			if (edges[i].known && better(game, &edges[i], out, mover))
+				*out = edges[i];
+		out->proven = out->known && out->proven &&
+			(all_proven || out->utility[mover] >= GT_GOAL_MAX - EPSILON);
+		if (!out->known)
+			out->move_id = 0;
+	}
+	else if (known > 0)
+	{
+		out->known = true;
+		out->proven = all_proven;
+		for (int i = 0; i < n; i++)
+			for (int r = 0; r < game->nroles; r++)
+				out->utility[r] += edges[i].known ? edges[i].utility[r] / known : 0;
+	}
+
+	for (int r = 0; r < game->nroles; r++)
+	{
+		int			mobility = -1;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (r == mover)
+				mobility = Max(mobility, 0) +
+					!(edges[i].proven && edges[i].utility[r] <= GT_GOAL_MIN + EPSILON);
+			else if (edges[i].mobility[r] >= 0 &&
+					 (mobility < 0 || edges[i].mobility[r] < mobility))
+				mobility = edges[i].mobility[r];
+		}
+		out->mobility[r] = mobility;
+	}
+}
+
+/* Mobility as {"role": n or null}; NULL when no role's is known. */
+static Jsonb *
+encode_mobility(const Game *game, const Value *v)
+{
+	JsonbParseState *parse = NULL;
+	bool		any = false;
+
+	for (int r = 0; r < game->nroles; r++)
+		any |= v->mobility[r] >= 0;
+	if (!any)
+		return NULL;
+	pushJsonbValue(&parse, WJB_BEGIN_OBJECT, NULL);
+	for (int r = 0; r < game->nroles; r++)
+	{
+		JsonbValue	k,
+					val;
+
+		k.type = jbvString;
+		k.val.string.val = (char *) game->roles[r];
+		k.val.string.len = strlen(game->roles[r]);
+		if (v->mobility[r] < 0)
+			val.type = jbvNull;
+		else
+		{
+			val.type = jbvNumeric;
+			val.val.numeric = int64_to_numeric(v->mobility[r]);
+		}
+		pushJsonbValue(&parse, WJB_KEY, &k);
+		pushJsonbValue(&parse, WJB_VALUE, &val);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&parse, WJB_END_OBJECT, NULL));
+}
+
+static bool
+same_value(const Game *game, const Value *a, const Value *b)
+{
+	if (a->known != b->known || a->proven != b->proven || a->move_id != b->move_id)
+		return false;
+	for (int r = 0; r < game->nroles; r++)
+		if (a->mobility[r] != b->mobility[r] ||
+			(a->known && fabs(a->utility[r] - b->utility[r]) > 0.005))
+			return false;
+	return true;
+}
+
+static int
+role_index(const Game *game, HeapTuple row, TupleDesc desc, int attno)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(row, desc, attno, &isnull);
+	char	   *name;
+
+	if (isnull)
+		return GT_NO_ROLE;
+	name = TextDatumGetCString(d);
+	for (int r = 0; r < game->nroles; r++)
+		if (strcmp(game->roles[r], name) == 0)
+			return r;
+	return GT_NO_ROLE;
+}
+
+/*
+ * One wave: re-evaluates ids and stores the values that changed in
+ * changed[] (room for nids); returns how many changed.
+ */
+static int
+evaluate_wave(const Tree *tree, int64 *ids, int nids, int64 *changed)
+{
+	const Game *game = tree->game;
+	Datum		idarray = int8_array(ids, nids);
+	SPITupleTable *rows;
+	uint64		nrows;
+	Value	   *edges = palloc(game->max_moves * sizeof(Value));
+	int			nchanged = 0;
+	int64	   *upd_id = palloc(Max(nids, 1) * sizeof(int64));
+	Datum	   *upd_utility = palloc(Max(nids, 1) * sizeof(Datum));
+	Datum	   *upd_mobility = palloc(Max(nids, 1) * sizeof(Datum));
+	Datum	   *upd_proven = palloc(Max(nids, 1) * sizeof(Datum));
+	Datum	   *upd_best = palloc(Max(nids, 1) * sizeof(Datum));
+	bool	   *null_utility = palloc(Max(nids, 1) * sizeof(bool));
+	bool	   *null_mobility = palloc(Max(nids, 1) * sizeof(bool));
+	bool	   *null_best = palloc(Max(nids, 1) * sizeof(bool));
+
+	/* Edges copy the values of the states they lead to. */
+	spi_run(psprintf("UPDATE %s g SET utility = s.utility, mobility = s.mobility, proven = s.proven "
+					 "FROM %s s WHERE g.init_id = ANY($1) AND s.id = g.next_id "
+					 "AND (g.utility IS DISTINCT FROM s.utility OR g.mobility IS DISTINCT FROM s.mobility "
+					 "OR g.proven <> s.proven)", tree->graph, tree->states),
+			1, (Oid[]) {INT8ARRAYOID}, &idarray, SPI_OK_UPDATE);
+	spi_run(psprintf("SELECT p.id, p.control, p.utility, p.mobility, p.proven, p.best_move, "
+					 "g.move_id, g.utility, g.mobility, g.proven "
+					 "FROM %s p JOIN %s g ON g.init_id = p.id "
+					 "WHERE p.id = ANY($1) AND p.expanded AND p.goal IS NULL ORDER BY p.id, g.move_id",
+					 tree->states, tree->graph),
+			1, (Oid[]) {INT8ARRAYOID}, &idarray, SPI_OK_SELECT);
+	rows = SPI_tuptable;
+	nrows = SPI_processed;
+
+	for (uint64 first = 0; first < nrows;)
+	{
+		TupleDesc	desc = rows->tupdesc;
+		bool		isnull;
+		int64		id = DatumGetInt64(SPI_getbinval(rows->vals[first], desc, 1, &isnull));
+		int			mover = role_index(game, rows->vals[first], desc, 2);
+		Value		old,
+					now;
+		Datum		best = SPI_getbinval(rows->vals[first], desc, 6, &isnull);
+		int			n = 0;
+		uint64		end = first;
+		Jsonb	   *mobility;
+
+		read_value(game, rows->vals[first], desc, 3, &old);
+		old.move_id = isnull ? 0 : DatumGetInt64(best);
+		for (; end < nrows && n < game->max_moves &&
+			 DatumGetInt64(SPI_getbinval(rows->vals[end], desc, 1, &isnull)) == id; end++, n++)
+		{
+			read_value(game, rows->vals[end], desc, 8, &edges[n]);
+			edges[n].move_id = DatumGetInt64(SPI_getbinval(rows->vals[end], desc, 7, &isnull));
+		}
+		first = end;
+
+		evaluate(game, mover, edges, n, &now);
+		if (same_value(game, &old, &now))
+			continue;
+		upd_id[nchanged] = id;
+		null_utility[nchanged] = !now.known;
+		upd_utility[nchanged] = now.known ? JsonbPGetDatum(gt_encode_role_values(game, now.utility)) : 0;
+		mobility = encode_mobility(game, &now);
+		null_mobility[nchanged] = mobility == NULL;
+		upd_mobility[nchanged] = PointerGetDatum(mobility);
+		upd_proven[nchanged] = BoolGetDatum(now.proven);
+		null_best[nchanged] = now.move_id == 0;
+		upd_best[nchanged] = Int64GetDatum(now.move_id);
+		changed[nchanged++] = id;
+	}
+	SPI_freetuptable(rows);
+
+	if (nchanged > 0)
+	{
+		int			dims[1] = {nchanged};
+		int			lbs[1] = {1};
+		Datum		values[5];
+
+		values[0] = int8_array(upd_id, nchanged);
+		values[1] = PointerGetDatum(construct_md_array(upd_utility, null_utility, 1, dims, lbs,
+													   JSONBOID, -1, false, TYPALIGN_INT));
+		values[2] = PointerGetDatum(construct_md_array(upd_mobility, null_mobility, 1, dims, lbs,
+													   JSONBOID, -1, false, TYPALIGN_INT));
+		values[3] = PointerGetDatum(construct_array(upd_proven, nchanged, BOOLOID, 1, true,
+													TYPALIGN_CHAR));
+		values[4] = PointerGetDatum(construct_md_array(upd_best, null_best, 1, dims, lbs, INT8OID,
+													   8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		spi_run(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+						 "proven = u.proven, best_move = u.best "
+						 "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best) "
+						 "WHERE s.id = u.id", tree->states),
+				5, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID},
+				values, SPI_OK_UPDATE);
+	}
+	return nchanged;
+}
+
+/*
+ * Evaluates ids, then the parents of every state that changed, wave after
+ * wave.  Parents shallower than min_parent_depth are left alone (the full
+ * recomputation visits them later).
+ */
+static int64
+propagate_waves(const Tree *tree, int64 *ids, int nids, int32 min_parent_depth)
+{
+	HASHCTL		ctl = {0};
+	HTAB	   *evaluations;
+	int64		total = 0;
+	MemoryContext wave_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation wave",
+												   ALLOCSET_DEFAULT_SIZES);
+	MemoryContext outer = CurrentMemoryContext;
+	bool		capped = false;
+
+	ctl.keysize = sizeof(int64);
+	ctl.entrysize = sizeof(EvalCount);
+	ctl.hcxt = CurrentMemoryContext;
+	evaluations = hash_create("gametree propagation counts", 1024, &ctl,
+							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+
+	while (nids > 0)
+	{
+		int64	   *changed;
+		int			nchanged;
+		int64	   *parents;
+		int			nparents = 0;
+		Datum		arg[2];
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextSwitchTo(wave_cxt);
+		changed = palloc(nids * sizeof(int64));
+		nchanged = evaluate_wave(tree, ids, nids, changed);
+		total += nids;
+		if (nchanged == 0)
+			break;
+		arg[0] = int8_array(changed, nchanged);
+		arg[1] = Int32GetDatum(min_parent_depth);
+		spi_run(psprintf("SELECT DISTINCT g.init_id FROM %s g JOIN %s p ON p.id = g.init_id "
+						 "WHERE g.next_id = ANY($1) AND p.depth >= $2", tree->graph, tree->states),
+				2, (Oid[]) {INT8ARRAYOID, INT4OID}, arg, SPI_OK_SELECT);
+
+		/* The next wave's ids outlive this wave's memory. */
+		MemoryContextSwitchTo(outer);
+		parents = palloc(Max(SPI_processed, 1) * sizeof(int64));
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+			bool		found;
+			EvalCount  *count = hash_search(evaluations, &id, HASH_ENTER, &found);
+
+			count->count = found ? count->count + 1 : 1;
+			if (count->count <= MAX_EVALUATIONS)
+				parents[nparents++] = id;
+			else
+				capped = true;
+		}
+		SPI_freetuptable(SPI_tuptable);
+		MemoryContextReset(wave_cxt);
+		ids = parents;
+		nids = nparents;
+	}
+	MemoryContextSwitchTo(outer);
+	MemoryContextDelete(wave_cxt);
+	if (capped)
+		ereport(NOTICE,
+				(errmsg("propagation in tree \"%s\" stopped re-evaluating a cycle after %d rounds",
+						tree->qualified, MAX_EVALUATIONS),
+				 errdetail("Values on that cycle are estimates, not proven.")));
+	return total;
+}
+
+int64
+tree_propagate_from(const Tree *tree, int64 *ids, int nids)
+{
+	return propagate_waves(tree, ids, nids, PG_INT32_MIN);
+}
+
+PG_FUNCTION_INFO_V1(propagate);
+Datum
+propagate(PG_FUNCTION_ARGS)
+{
+	Tree	   *tree;
+	double		zeros[GT_MAX_ROLES] = {0};
+	int64		total = 0;
+	SPITupleTable *depths;
+	uint64		ndepths;
+
+	SPI_connect();
+	tree = tree_open(PG_GETARG_TEXT_PP(0));
+	tree_lock(tree);
+
+	/* Start from what rests on no propagation: goals and heuristic estimates. */
+	spi_run(psprintf("UPDATE %s SET utility = goal, mobility = $1, proven = true, best_move = NULL "
+					 "WHERE goal IS NOT NULL", tree->states),
+			1, (Oid[]) {JSONBOID},
+			(Datum[]) {JsonbPGetDatum(gt_encode_role_values(tree->game, zeros))}, SPI_OK_UPDATE);
+	spi_run(psprintf("UPDATE %s SET utility = gametree.heuristic($1, state), mobility = NULL, "
+					 "proven = false, best_move = NULL WHERE NOT expanded", tree->states),
+			1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree->game->name)}, SPI_OK_UPDATE);
+	spi_run(psprintf("UPDATE %s SET utility = NULL, mobility = NULL, proven = false, best_move = NULL "
+					 "WHERE expanded AND goal IS NULL", tree->states),
+			0, NULL, NULL, SPI_OK_UPDATE);
+
+	/* Deepest first, so that in a DAG every state is evaluated after its children. */
+	spi_run(psprintf("SELECT DISTINCT depth FROM %s WHERE expanded AND goal IS NULL ORDER BY 1 DESC",
+					 tree->states), 0, NULL, NULL, SPI_OK_SELECT);
+	depths = SPI_tuptable;
+	ndepths = SPI_processed;
+	for (uint64 d = 0; d < ndepths; d++)
+	{
+		bool		isnull;
+		int32		depth = DatumGetInt32(SPI_getbinval(depths->vals[d], depths->tupdesc, 1, &isnull));
+		int64		after = PG_INT64_MIN;
+
+		for (;;)
+		{
+			int64	   *ids;
+			uint64		n;
+
+			spi_run(psprintf("SELECT id FROM %s WHERE expanded AND goal IS NULL AND depth = $1 "
+							 "AND id > $2 ORDER BY id LIMIT %d", tree->states, CHUNK),
+					2, (Oid[]) {INT4OID, INT8OID},
+					(Datum[]) {Int32GetDatum(depth), Int64GetDatum(after)}, SPI_OK_SELECT);
+			n = SPI_processed;
+			if (n == 0)
+				break;
+			ids = palloc(n * sizeof(int64));
+			for (uint64 i = 0; i < n; i++)
+				ids[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+			SPI_freetuptable(SPI_tuptable);
+			after = ids[n - 1];
+			total += propagate_waves(tree, ids, n, depth);
+			pfree(ids);
+		}
+	}
+	SPI_finish();
+	PG_RETURN_INT64(total);
+}

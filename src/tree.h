@@ -1,0 +1,41 @@
+/*
+ * tree.h: a tree stored in tables <name>_states, <name>_moves and
+ * <name>_graph, as recorded in gametree.trees.  Shared by expand.c and
+ * propagate.c; callers are connected to SPI.
+ */
+#ifndef GAMETREE_TREE_H
+#define GAMETREE_TREE_H
+
+#include "game.h"
+
+typedef struct Tree
+{
+	const Game *game;
+	const char *qualified;		/* schema.name as the user may write it */
+	const char *states;			/* quoted, schema-qualified table names */
+	const char *moves;
+	const char *graph;
+	int64		lock_key;		/* advisory lock serialising propagation */
+} Tree;
+
+/* Looks the tree up in gametree.trees; ereports when unknown. */
+extern Tree *tree_open(text *name);
+
+/* Serialises propagation and counters among sessions growing the tree. */
+extern void tree_lock(const Tree *tree);
+
+/* Adds deltas to the tree's counters in gametree.trees. */
+extern void tree_count(const Tree *tree, int64 states, int64 edges, int64 frontier);
+
+/*
+ * Re-evaluates the given expanded states from their out-edges and carries
+ * every change upward (incremental propagation).  Returns the number of
+ * evaluations.
+ */
+extern int64 tree_propagate_from(const Tree *tree, int64 *ids, int nids);
+
+/* SPI helpers. */
+extern Datum int8_array(const int64 *values, int n);
+extern int	spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
+
+#endif
