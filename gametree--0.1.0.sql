@@ -229,7 +229,9 @@ BEGIN
             utility  jsonb,
             mobility jsonb,
             proven   boolean NOT NULL DEFAULT false,
-            best_move bigint
+            best_move bigint,
+            -- The id is the position's hash, so the key keeps positions unique.
+            CHECK (id = @extschema@.state_hash(%5$L, state))
         );
         CREATE INDEX ON %1$I.%2$I (depth, id) WHERE NOT expanded;
         CREATE TABLE %1$I.%3$I (
@@ -248,7 +250,7 @@ BEGIN
             PRIMARY KEY (init_id, move_id)
         );
         CREATE INDEX ON %1$I.%4$I (next_id);
-        $ddl$, sch, base || '_states', base || '_moves', base || '_graph');
+        $ddl$, sch, base || '_states', base || '_moves', base || '_graph', game);
     EXECUTE format('COMMENT ON TABLE %I.%I IS %L', sch, base || '_states',
         format('gametree %s tree %s: one row per distinct position, id = gametree.state_hash', game, base));
     EXECUTE format('COMMENT ON TABLE %I.%I IS %L', sch, base || '_moves',

@@ -17,7 +17,7 @@ failed=$((failed + $(grep -cE '\.\.\. FAILED|^not ok ' "$log/regress.out" || tru
 [ -f regression.diffs ] && cat regression.diffs
 
 gt_log "pgTAP: $(ls test/*.sql | wc -l) files"
-gt_fresh_database gametree_tap pgtap
+gt_fresh_database gametree_tap pgtap dblink
 # Published counts from ../shared/reference, for the tests to compare with.
 gt_psql -q -d gametree_tap \
 	-c "CREATE TABLE public.reference_perft (game text, name text, position text, depth int, count bigint)" \

@@ -1,0 +1,98 @@
+-- growing trees: reference counts, concurrent sessions, interrupted and resumed jobs.
+-- Not in one transaction: other sessions (dblink) must see the trees.
+SET client_min_messages = warning;
+SELECT plan(9);
+
+CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
+  SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
+                split_part(current_setting('unix_socket_directories'), ',', 1),
+                current_setting('port'), current_user)
+$$;
+
+-- Rows of tree a that tree b lacks, and the reverse, over all three tables.
+CREATE FUNCTION pg_temp.differences(a text, b text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  total bigint := 0;
+  n bigint;
+  suffix text;
+BEGIN
+  FOREACH suffix IN ARRAY ARRAY['_states', '_moves', '_graph'] LOOP
+    EXECUTE format('SELECT count(*) FROM ((TABLE %1$I EXCEPT TABLE %2$I) UNION ALL (TABLE %2$I EXCEPT TABLE %1$I)) d',
+                   a || suffix, b || suffix) INTO n;
+    total := total + n;
+  END LOOP;
+  RETURN total;
+END $$;
+
+-- Connect four to depth 6: positions per ply as published (OEIS A212693)
+\o /dev/null
+SELECT gametree.create_tree('c4', 'connect4');
+CALL gametree.grow('c4', max_depth => 6);
+\o
+SELECT results_eq(
+  $$SELECT depth, states FROM gametree.depth_stats('c4') ORDER BY depth$$,
+  $$SELECT ply, count FROM reference_positions WHERE game = 'connect4' AND ply <= 6 ORDER BY ply$$,
+  'connect four grown to depth 6 has the published positions per ply');
+SELECT is((SELECT count(*) FROM c4_states WHERE depth = 6 AND expanded), 0::bigint,
+          'states at max_depth stay unexpanded');
+
+-- propagate() equals the incremental result, with heuristic estimates in play
+CREATE TEMP TABLE c4_states_before AS TABLE c4_states;
+CREATE TEMP TABLE c4_graph_before AS TABLE c4_graph;
+\o /dev/null
+SELECT gametree.propagate('c4');
+\o
+SELECT is((SELECT count(*) FROM ((TABLE c4_states_before EXCEPT TABLE c4_states)
+                                 UNION ALL (TABLE c4_states EXCEPT TABLE c4_states_before)) d)
+          + (SELECT count(*) FROM ((TABLE c4_graph_before EXCEPT TABLE c4_graph)
+                                   UNION ALL (TABLE c4_graph EXCEPT TABLE c4_graph_before)) d),
+          0::bigint, 'connect four: propagate() equals incremental propagation row for row');
+
+-- One session, then two sessions at once on another tree: the same tables
+\o /dev/null
+SELECT gametree.create_tree('solo', 'tictactoe');
+CALL gametree.grow('solo');
+SELECT gametree.create_tree('duo', 'tictactoe');
+SELECT dblink_connect('one', pg_temp.connstr());
+SELECT dblink_connect('two', pg_temp.connstr());
+SELECT dblink_send_query('one', $$CALL gametree.grow('duo')$$);
+SELECT dblink_send_query('two', $$CALL gametree.grow('duo')$$);
+SELECT * FROM dblink_get_result('one') AS r(status text);
+SELECT * FROM dblink_get_result('one') AS r(status text);
+SELECT * FROM dblink_get_result('two') AS r(status text);
+SELECT * FROM dblink_get_result('two') AS r(status text);
+\o
+SELECT is(pg_temp.differences('solo', 'duo'), 0::bigint,
+          'two concurrent grow sessions give the same tables as one');
+SELECT is((SELECT count(*) FROM gametree.grow_progress WHERE tree = 'duo' AND done), 2::bigint,
+          'each session left a finished progress row');
+SELECT is((SELECT row(states, edges, frontier)::text FROM gametree.trees WHERE name = 'duo'),
+          '(5478,16167,0)', 'the counters add up across sessions');
+
+-- A grow stopped by statement_timeout, then resumed, equals an uninterrupted one
+\o /dev/null
+SELECT gametree.create_tree('whole', 'connect4');
+CALL gametree.grow('whole', max_depth => 6);
+SELECT gametree.create_tree('resumed', 'connect4');
+SELECT dblink_exec('one', $$SET statement_timeout = '400ms'$$);
+SELECT dblink_send_query('one', $$CALL gametree.grow('resumed', max_depth => 6)$$);
+SELECT * FROM dblink_get_result('one', false) AS r(status text);
+SELECT * FROM dblink_get_result('one', false) AS r(status text);
+\o
+SELECT ok((SELECT states FROM gametree.trees WHERE name = 'resumed')
+          < (SELECT states FROM gametree.trees WHERE name = 'whole'),
+          'the timeout stopped the job early');
+\o /dev/null
+CALL gametree.grow('resumed', max_depth => 6);
+\o
+SELECT is(pg_temp.differences('whole', 'resumed'), 0::bigint,
+          'resumed after a timeout, the tree equals an uninterrupted one');
+SELECT is((SELECT count(*) FROM resumed_states), (SELECT states FROM gametree.trees WHERE name = 'resumed'),
+          'the states counter matches the table');
+
+\o /dev/null
+SELECT dblink_disconnect('one');
+SELECT dblink_disconnect('two');
+SELECT gametree.drop_tree(name) FROM gametree.trees;
+\o
+SELECT * FROM finish();
