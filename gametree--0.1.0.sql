@@ -230,25 +230,30 @@ BEGIN
             mobility jsonb,
             proven   boolean NOT NULL DEFAULT false,
             best_move bigint,
+            stale    boolean NOT NULL DEFAULT false,
             -- The id is the position's hash, so the key keeps positions unique.
             CHECK (id = @extschema@.state_hash(%5$L, state))
         );
         CREATE INDEX ON %1$I.%2$I (depth, id) WHERE NOT expanded;
+        CREATE INDEX ON %1$I.%2$I (depth, id) WHERE stale;
         CREATE TABLE %1$I.%3$I (
             id   bigint PRIMARY KEY,
             move jsonb NOT NULL UNIQUE
         );
         CREATE TABLE %1$I.%4$I (
-            init_id  bigint NOT NULL REFERENCES %1$I.%2$I (id),
-            move_id  bigint NOT NULL REFERENCES %1$I.%3$I (id),
-            next_id  bigint NOT NULL REFERENCES %1$I.%2$I (id),
+            -- References to states and moves are kept by expand(), which writes
+            -- an edge in the transaction that stores both ends; foreign keys
+            -- would cost a lookup per row and halve the insert rate.
+            init_id  bigint NOT NULL,
+            move_id  bigint NOT NULL,
+            next_id  bigint NOT NULL,
             utility  jsonb,
             mobility jsonb,
             visits   integer NOT NULL DEFAULT 0,
             total    jsonb,
             proven   boolean NOT NULL DEFAULT false,
             PRIMARY KEY (init_id, move_id)
-        );
+        ) WITH (fillfactor = 80);  -- room for propagation's in-page (HOT) updates
         CREATE INDEX ON %1$I.%4$I (next_id);
         $ddl$, sch, base || '_states', base || '_moves', base || '_graph', game);
     EXECUTE format('COMMENT ON TABLE %I.%I IS %L', sch, base || '_states',
@@ -302,14 +307,14 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'grow_step'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.grow_step(text, integer, integer) IS
-'One batch of grow: expands up to batch_size frontier states, shallowest first, that no other session holds';
+'One batch of grow: expands up to batch_size frontier states, shallowest first, that no other session holds, and marks them stale for propagate(tree, false)';
 
-CREATE FUNCTION @extschema@.propagate(tree text)
+CREATE FUNCTION @extschema@.propagate(tree text, from_scratch boolean DEFAULT true)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'propagate'
 LANGUAGE C VOLATILE STRICT;
-COMMENT ON FUNCTION @extschema@.propagate(text) IS
-'Recomputes every utility, mobility and proven flag from scratch, deepest states first; returns the evaluations made';
+COMMENT ON FUNCTION @extschema@.propagate(text, boolean) IS
+'Recomputes every utility, mobility and proven flag from scratch (or, with from_scratch false, only what stale states need), deepest states first; returns the evaluations made';
 
 CREATE PROCEDURE @extschema@.grow(tree text, max_states bigint DEFAULT NULL, max_depth integer DEFAULT NULL,
                                   time_limit interval DEFAULT NULL)
@@ -317,12 +322,18 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     t @extschema@.trees;
-    batch_size constant integer := 2000;
+    batch_size constant integer := 4000;
+    min_batch constant integer := 250;
     began timestamptz := clock_timestamp();
     noticed timestamptz := clock_timestamp();
+    propagated timestamptz := clock_timestamp();
+    -- Values are carried upward in bulk: once per batch would revisit the
+    -- whole upper tree every time.
+    propagate_every constant interval := '30 seconds';
     step record;
     budget bigint;
     mine bigint := 0;
+    analyzed bigint := 500;
     stored bigint := 0;
 BEGIN
     IF tree IS NULL THEN
@@ -345,9 +356,17 @@ BEGIN
         budget := batch_size;
         IF max_states IS NOT NULL THEN
             EXIT WHEN t.states >= max_states;
-            -- Expanding b states adds about b * branching states: stay close to the limit.
-            budget := least(batch_size, greatest(1, (max_states - t.states)
-                            * greatest(t.states - t.frontier, 1) / greatest(t.edges, 1)));
+            -- Expanding b states adds about b * (new states per expansion): stay close
+            -- to the limit, without crawling there in tiny batches.
+            budget := least(batch_size, greatest(min_batch, (max_states - t.states)
+                            * greatest(t.states - t.frontier, 1) / greatest(t.states - 1, 1)));
+        END IF;
+        -- Plans for the batch statements rest on statistics of tables that grow fast.
+        IF t.states >= 2 * analyzed THEN
+            -- Key columns only: sampling the jsonb columns would sort them.
+            EXECUTE format('ANALYZE %I.%I (id, depth, expanded, stale), %I.%I (init_id, next_id)',
+                           t.schema, t.name || '_states', t.schema, t.name || '_graph');
+            analyzed := t.states;
         END IF;
         step := @extschema@.grow_step(format('%I.%I', t.schema, t.name), budget::integer, max_depth);
         EXIT WHEN step.expanded = 0;
@@ -360,6 +379,11 @@ BEGIN
         FROM @extschema@.trees c
         WHERE p.pid = pg_backend_pid() AND c.schema = t.schema AND c.name = t.name;
         COMMIT;
+        IF clock_timestamp() - propagated >= propagate_every THEN
+            PERFORM @extschema@.propagate(format('%I.%I', t.schema, t.name), false);
+            COMMIT;
+            propagated := clock_timestamp();
+        END IF;
         IF clock_timestamp() - noticed >= interval '1 second' THEN
             noticed := clock_timestamp();
             SELECT * INTO step FROM @extschema@.grow_progress WHERE pid = pg_backend_pid();
@@ -367,6 +391,7 @@ BEGIN
                 t.schema, t.name, step.states, step.edges, step.frontier, round(step.rate);
         END IF;
     END LOOP;
+    PERFORM @extschema@.propagate(format('%I.%I', t.schema, t.name), false);
     UPDATE @extschema@.grow_progress p
     SET updated = clock_timestamp(), done = true, states = c.states, edges = c.edges, frontier = c.frontier
     FROM @extschema@.trees c

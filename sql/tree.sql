@@ -1,5 +1,6 @@
 -- a tic-tac-toe tree grown, solved and analysed in tables
 SET client_min_messages = warning;
+\set SHOW_CONTEXT never
 SELECT gametree.create_tree('ttt', 'tictactoe') AS root_id;
 \d ttt_graph
 CALL gametree.grow('ttt');
@@ -37,8 +38,8 @@ WHERE s.state = gametree.canonical('tictactoe',
   '[["cell",1,1,"x"],["cell",1,2,"x"],["cell",2,2,"o"],["control","oplayer"]]');
 
 -- positions are unique: the same position cannot be stored twice
-INSERT INTO ttt_states (id, state, depth) SELECT id + 1, state, depth FROM ttt_states LIMIT 1;
-INSERT INTO ttt_states (id, state, depth) SELECT id, state, depth FROM ttt_states LIMIT 1;
+INSERT INTO ttt_states (id, state, depth) SELECT id + 1, state, depth FROM ttt_states WHERE depth = 0;
+INSERT INTO ttt_states (id, state, depth) SELECT id, state, depth FROM ttt_states WHERE depth = 0;
 -- expanding again changes nothing
 SELECT gametree.expand('ttt', (SELECT root_id FROM gametree.trees WHERE name = 'ttt')) AS added;
 CALL gametree.grow('ttt');

@@ -1,6 +1,8 @@
 /*
  * expand.c: expand(tree, state_id) and grow_step(tree, batch_size,
  * max_depth), which add the successors of states to a tree's tables.
+ * Expanded states are marked stale; expand() propagates at once, grow
+ * propagates in bulk (see propagate.c).
  *
  * Children are generated in C, deduplicated in memory, and written with one
  * set-based statement per table (unnest of arrays) in ascending key order,
@@ -52,14 +54,15 @@ typedef struct Batch
 	int			nedges,
 				maxedges;
 	int64	   *edge_init,
-			   *edge_move,
-			   *edge_next;
+			   *edge_move;
+	int		   *edge_child;		/* index in the child arrays */
 } Batch;
 
 typedef struct ChildEntry
 {
 	int64		id;
 	GameState  *state;
+	int			index;			/* in the child arrays */
 } ChildEntry;
 
 typedef struct MoveKey
@@ -111,7 +114,7 @@ batch_init(Batch *b, const Tree *tree)
 	b->move_json = palloc(64 * sizeof(Datum));
 	b->edge_init = palloc(64 * sizeof(int64));
 	b->edge_move = palloc(64 * sizeof(int64));
-	b->edge_next = palloc(64 * sizeof(int64));
+	b->edge_child = palloc(64 * sizeof(int));
 }
 
 static void
@@ -146,9 +149,9 @@ hash_collision(const Tree *tree, int64 id)
 
 /*
  * Adds a child position (once per batch) with the values a leaf starts with;
- * returns its id.
+ * returns its index in the child arrays.
  */
-static int64
+static int
 add_child(Batch *b, const GameState *state, int depth)
 {
 	const Game *game = b->tree->game;
@@ -163,14 +166,14 @@ add_child(Batch *b, const GameState *state, int depth)
 		if (entry->state->size != state->size ||
 			memcmp(entry->state->data, state->data, state->size) != 0)
 			hash_collision(b->tree, id);
-		return id;
+		return entry->index;
 	}
 	entry->state = gt_state_alloc(game);
 	gt_state_copy(entry->state, state);
 
 	if (b->nchildren == b->maxchildren)
 		grow_children(b);
-	i = b->nchildren++;
+	i = entry->index = b->nchildren++;
 	terminal = game->terminal(game, state);
 	b->child_id[i] = Int64GetDatum(id);
 	b->child_state[i] = JsonbPGetDatum(gt_encode_state(game, state));
@@ -206,7 +209,7 @@ add_child(Batch *b, const GameState *state, int depth)
 			b->child_utility[i] = JsonbPGetDatum(gt_encode_role_values(game, estimate));
 		}
 	}
-	return id;
+	return i;
 }
 
 /* The id of a joint move, adding its row to the batch the first time. */
@@ -241,18 +244,18 @@ move_id(Batch *b, const GameState *state, GameMove move)
 }
 
 static void
-add_edge(Batch *b, int64 init, int64 move, int64 next)
+add_edge(Batch *b, int64 init, int64 move, int child)
 {
 	if (b->nedges == b->maxedges)
 	{
 		b->maxedges *= 2;
 		GROW(b->edge_init, b->maxedges);
 		GROW(b->edge_move, b->maxedges);
-		GROW(b->edge_next, b->maxedges);
+		GROW(b->edge_child, b->maxedges);
 	}
 	b->edge_init[b->nedges] = init;
 	b->edge_move[b->nedges] = move;
-	b->edge_next[b->nedges] = next;
+	b->edge_child[b->nedges] = child;
 	b->nedges++;
 }
 
@@ -277,6 +280,51 @@ typedef struct Stored
 	int64		frontier;		/* new states still to expand */
 	int64		edges;
 } Stored;
+
+/*
+ * Children that were stored already (by an earlier batch or another
+ * session): checks that they are the same positions and takes their current
+ * values for the edges.
+ */
+static void
+read_existing_children(Batch *b)
+{
+	const Tree *tree = b->tree;
+	int			n = hash_get_num_entries(b->children);
+	Datum	   *ids = palloc(n * sizeof(Datum));
+	Datum	   *states = palloc(n * sizeof(Datum));
+	Datum		values[2];
+	HASH_SEQ_STATUS scan;
+	ChildEntry *entry;
+	int			i = 0;
+
+	hash_seq_init(&scan, b->children);
+	while ((entry = hash_seq_search(&scan)) != NULL)
+	{
+		ids[i] = Int64GetDatum(entry->id);
+		states[i++] = b->child_state[entry->index];
+	}
+	values[0] = datum_array(ids, NULL, n, INT8OID);
+	values[1] = datum_array(states, NULL, n, JSONBOID);
+	spi_run(psprintf("SELECT s.id, s.state = u.state, s.utility, s.mobility, s.proven "
+					 "FROM unnest($1, $2) u(id, state) JOIN %s s ON s.id = u.id", tree->states),
+			2, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID}, values, SPI_OK_SELECT);
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	row = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int64		id = DatumGetInt64(SPI_getbinval(row, desc, 1, &isnull));
+		int			c;
+
+		if (!DatumGetBool(SPI_getbinval(row, desc, 2, &isnull)))
+			hash_collision(tree, id);
+		c = ((ChildEntry *) hash_search(b->children, &id, HASH_FIND, NULL))->index;
+		b->child_utility[c] = SPI_getbinval(row, desc, 3, &b->utility_null[c]);
+		b->child_mobility[c] = SPI_getbinval(row, desc, 4, &b->mobility_null[c]);
+		b->child_proven[c] = SPI_getbinval(row, desc, 5, &isnull);
+	}
+}
 
 static void
 store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
@@ -318,49 +366,69 @@ store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
 		values[6] = datum_array(b->child_utility, b->utility_null, b->nchildren, JSONBOID);
 		values[7] = datum_array(b->child_mobility, b->mobility_null, b->nchildren, JSONBOID);
 		values[8] = datum_array(b->child_proven, NULL, b->nchildren, BOOLOID);
-		spi_run(psprintf("WITH added AS (INSERT INTO %s "
+		spi_run(psprintf("INSERT INTO %s "
 						 "(id, state, goal, depth, control, expanded, utility, mobility, proven) "
 						 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) ORDER BY 1 "
-						 "ON CONFLICT (id) DO NOTHING RETURNING expanded) "
-						 "SELECT count(*), count(*) FILTER (WHERE NOT expanded) FROM added",
-						 tree->states),
-				9, arrays, values, SPI_OK_SELECT);
-		stored->states += DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-		stored->frontier += DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-		/* Children that were there already must be the same positions. */
-		if (stored->states < b->nchildren)
+						 "ON CONFLICT (id) DO NOTHING RETURNING id, expanded", tree->states),
+				9, arrays, values, SPI_OK_INSERT_RETURNING);
+		stored->states += SPI_processed;
+		for (uint64 i = 0; i < SPI_processed; i++)
 		{
-			spi_run(psprintf("SELECT u.id FROM unnest($1, $2) u(id, state) JOIN %s s ON s.id = u.id "
-							 "WHERE s.state <> u.state LIMIT 1", tree->states),
-					2, arrays, values, SPI_OK_SELECT);
-			if (SPI_processed > 0)
-				hash_collision(tree, DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-																 SPI_tuptable->tupdesc, 1, &isnull)));
+			int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+
+			stored->frontier += !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+			hash_search(b->children, &id, HASH_REMOVE, NULL);
 		}
 	}
 
+	/*
+	 * An edge copies the values of its child.  Under the tree lock no other
+	 * session changes values until this transaction commits, so those read
+	 * now stay right.
+	 */
+	tree_lock(tree);
+	if (hash_get_num_entries(b->children) > 0)
+		read_existing_children(b);
+
 	if (b->nedges > 0)
 	{
+		Datum	   *next = palloc(b->nedges * sizeof(Datum));
+		Datum	   *utility = palloc(b->nedges * sizeof(Datum));
+		Datum	   *mobility = palloc(b->nedges * sizeof(Datum));
+		Datum	   *proven = palloc(b->nedges * sizeof(Datum));
+		bool	   *utility_null = palloc(b->nedges * sizeof(bool));
+		bool	   *mobility_null = palloc(b->nedges * sizeof(bool));
+
+		for (int e = 0; e < b->nedges; e++)
+		{
+			int			c = b->edge_child[e];
+
+			next[e] = b->child_id[c];
+			utility[e] = b->child_utility[c];
+			utility_null[e] = b->utility_null[c];
+			mobility[e] = b->child_mobility[c];
+			mobility_null[e] = b->mobility_null[c];
+			proven[e] = b->child_proven[c];
+		}
 		values[0] = int8_array(b->edge_init, b->nedges);
 		values[1] = int8_array(b->edge_move, b->nedges);
-		values[2] = int8_array(b->edge_next, b->nedges);
-		/* An edge starts with the values of the state it leads to. */
+		values[2] = datum_array(next, NULL, b->nedges, INT8OID);
+		values[3] = datum_array(utility, utility_null, b->nedges, JSONBOID);
+		values[4] = datum_array(mobility, mobility_null, b->nedges, JSONBOID);
+		values[5] = datum_array(proven, NULL, b->nedges, BOOLOID);
 		spi_run(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) "
-						 "SELECT u.i, u.m, u.n, s.utility, s.mobility, s.proven "
-						 "FROM unnest($1, $2, $3) u(i, m, n) JOIN %s s ON s.id = u.n ORDER BY 1, 2",
-						 tree->graph, tree->states),
-				3, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID}, values, SPI_OK_INSERT);
+						 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6) ORDER BY 1, 2", tree->graph),
+				6, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID,
+				BOOLARRAYOID}, values, SPI_OK_INSERT);
 		stored->edges += SPI_processed;
 	}
 
+	/* Their values now rest on their children: stale until propagated. */
 	values[0] = int8_array(parents, nparents);
-	spi_run(psprintf("UPDATE %s SET expanded = true WHERE id = ANY($1)", tree->states),
+	spi_run(psprintf("UPDATE %s SET expanded = true, stale = true WHERE id = ANY($1)", tree->states),
 			1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_UPDATE);
 	stored->expanded += nparents;
 	stored->frontier -= nparents;
-
-	tree_lock(tree);
-	tree_propagate_from(tree, parents, nparents);
 	tree_count(tree, stored->states, stored->edges, stored->frontier);
 }
 
@@ -421,7 +489,10 @@ expand(PG_FUNCTION_ARGS)
 				 errmsg("state %lld is not in tree \"%s\"", (long long) state_id, tree->qualified),
 				 errhint("State ids are the id column of %s.", tree->states)));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
+	{
 		expand_rows(tree, &stored);
+		tree_propagate_stale(tree);
+	}
 	SPI_finish();
 	PG_RETURN_INT32((int32) stored.edges);
 }

@@ -353,11 +353,11 @@ gt_decode_move(const Game *game, const GameState *state, Jsonb *move)
 static Numeric
 role_value_numeric(double value)
 {
-	double		rounded = rint(value * 100.0) / 100.0;
+	int64		hundredths = (int64) rint(value * 100.0);
 
-	if (rounded == rint(rounded))
-		return int64_to_numeric((int64) rounded);
-	return DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(rounded)));
+	if (hundredths % 100 == 0)
+		return gt_int_numeric(hundredths / 100);
+	return int64_div_fast_to_numeric(hundredths, 2);
 }
 
 Jsonb *

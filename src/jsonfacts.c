@@ -8,6 +8,8 @@
 
 #include "jsonfacts.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 
 void
@@ -36,13 +38,33 @@ jo_string(JsonOut *out, const char *s)
 	pushJsonbValue(&out->parse, WJB_ELEM, &v);
 }
 
+#define SMALL_NUMERICS 1024
+
+Numeric
+gt_int_numeric(int64 value)
+{
+	/* Facts and goals are mostly small integers: build each numeric once. */
+	static Numeric small[SMALL_NUMERICS];
+
+	if (value < 0 || value >= SMALL_NUMERICS)
+		return int64_to_numeric(value);
+	if (small[value] == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		small[value] = int64_to_numeric(value);
+		MemoryContextSwitchTo(old);
+	}
+	return small[value];
+}
+
 void
 jo_int(JsonOut *out, int64 value)
 {
 	JsonbValue	v;
 
 	v.type = jbvNumeric;
-	v.val.numeric = int64_to_numeric(value);
+	v.val.numeric = gt_int_numeric(value);
 	pushJsonbValue(&out->parse, WJB_ELEM, &v);
 }
 
@@ -139,19 +161,26 @@ int
 fact_int(const Fact *fact, int i, int lo, int hi)
 {
 	const JsonbValue *v = &fact->args[i];
-	const char *digits = NULL;
+	char	   *digits;
 	char	   *end;
 	long		value;
+	bool		overflow;
 
 	if (v->type == jbvNumeric)
-		digits = numeric_normalize(v->val.numeric);
-	else if (v->type == jbvString)
-		digits = pnstrdup(v->val.string.val, v->val.string.len);
-	if (digits != NULL && *digits != '\0')
 	{
+		/* Rounds; equal to the original only when that was an integer. */
+		value = numeric_int4_opt_error(v->val.numeric, &overflow);
+		if (!overflow && value >= lo && value <= hi &&
+			DatumGetBool(DirectFunctionCall2(numeric_eq, NumericGetDatum(v->val.numeric),
+											 NumericGetDatum(gt_int_numeric(value)))))
+			return (int) value;
+	}
+	else if (v->type == jbvString)
+	{
+		digits = pnstrdup(v->val.string.val, v->val.string.len);
 		errno = 0;
 		value = strtol(digits, &end, 10);
-		if (*end == '\0' && errno == 0 && value >= lo && value <= hi)
+		if (*digits != '\0' && *end == '\0' && errno == 0 && value >= lo && value <= hi)
 			return (int) value;
 	}
 	fact_error(fact, psprintf("argument %d must be an integer from %d to %d", i + 2, lo, hi));

@@ -9,6 +9,7 @@
 #define GAMETREE_JSONFACTS_H
 
 #include "game.h"
+#include "utils/numeric.h"
 
 struct JsonOut
 {
@@ -21,6 +22,8 @@ extern void jo_end_array(JsonOut *out);
 extern void jo_string(JsonOut *out, const char *s);
 extern void jo_int(JsonOut *out, int64 value);
 extern Jsonb *jo_result(JsonOut *out);
+/* A numeric for an integer; small ones are built once and shared. */
+extern Numeric gt_int_numeric(int64 value);
 
 #define GT_MAX_FACT_ARGS 15
 

@@ -16,8 +16,10 @@
  *  - mobility of role R: when R is in control, the number of edges that are
  *    not a proven loss for R (goal 0); otherwise the minimum of R's mobility
  *    over the edges whose mobility is known.
- * Changes are carried to parents in waves of set-based statements; a cap on
- * re-evaluations of one state ends iteration on cyclic graphs.
+ * Expanded states are marked stale; propagation evaluates the stale states
+ * deepest first and carries changes to parents in waves of set-based
+ * statements; a cap on re-evaluations of one state ends iteration on cyclic
+ * graphs.
  */
 #include "postgres.h"
 
@@ -233,11 +235,12 @@ role_index(const Game *game, HeapTuple row, TupleDesc desc, int attno)
 }
 
 /*
- * One wave: re-evaluates ids and stores the values that changed in
- * changed[] (room for nids); returns how many changed.
+ * One wave: re-evaluates ids, stores the values that changed in the states
+ * and in the edges that lead to them, and leaves in SPI_tuptable the
+ * parents of the changed states (columns id, depth).  Returns their number.
  */
-static int
-evaluate_wave(const Tree *tree, int64 *ids, int nids, int64 *changed)
+static uint64
+evaluate_wave(const Tree *tree, int64 *ids, int nids)
 {
 	const Game *game = tree->game;
 	Datum		idarray = int8_array(ids, nids);
@@ -254,12 +257,6 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids, int64 *changed)
 	bool	   *null_mobility = palloc(Max(nids, 1) * sizeof(bool));
 	bool	   *null_best = palloc(Max(nids, 1) * sizeof(bool));
 
-	/* Edges copy the values of the states they lead to. */
-	spi_run(psprintf("UPDATE %s g SET utility = s.utility, mobility = s.mobility, proven = s.proven "
-					 "FROM %s s WHERE g.init_id = ANY($1) AND s.id = g.next_id "
-					 "AND (g.utility IS DISTINCT FROM s.utility OR g.mobility IS DISTINCT FROM s.mobility "
-					 "OR g.proven <> s.proven)", tree->graph, tree->states),
-			1, (Oid[]) {INT8ARRAYOID}, &idarray, SPI_OK_UPDATE);
 	spi_run(psprintf("SELECT p.id, p.control, p.utility, p.mobility, p.proven, p.best_move, "
 					 "g.move_id, g.utility, g.mobility, g.proven "
 					 "FROM %s p JOIN %s g ON g.init_id = p.id "
@@ -304,7 +301,7 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids, int64 *changed)
 		upd_proven[nchanged] = BoolGetDatum(now.proven);
 		null_best[nchanged] = now.move_id == 0;
 		upd_best[nchanged] = Int64GetDatum(now.move_id);
-		changed[nchanged++] = id;
+		nchanged++;
 	}
 	SPI_freetuptable(rows);
 
@@ -313,6 +310,7 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids, int64 *changed)
 		int			dims[1] = {nchanged};
 		int			lbs[1] = {1};
 		Datum		values[5];
+		Oid			types[5] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID};
 
 		values[0] = int8_array(upd_id, nchanged);
 		values[1] = PointerGetDatum(construct_md_array(upd_utility, null_utility, 1, dims, lbs,
@@ -327,27 +325,94 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids, int64 *changed)
 						 "proven = u.proven, best_move = u.best "
 						 "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best) "
 						 "WHERE s.id = u.id", tree->states),
-				5, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID},
-				values, SPI_OK_UPDATE);
+				5, types, values, SPI_OK_UPDATE);
+		/* Edges copy the values of the states they lead to. */
+		spi_run(psprintf("WITH e AS (UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
+						 "proven = u.proven FROM unnest($1, $2, $3, $4) u(id, utility, mobility, proven) "
+						 "WHERE g.next_id = u.id RETURNING g.init_id) "
+						 "SELECT p.id, p.depth FROM %s p WHERE p.id IN (SELECT init_id FROM e)",
+						 tree->graph, tree->states),
+				4, types, values, SPI_OK_SELECT);
+		return SPI_processed;
 	}
-	return nchanged;
+	return 0;
 }
 
 /*
- * Evaluates ids, then the parents of every state that changed, wave after
- * wave.  Parents shallower than min_parent_depth are left alone (the full
- * recomputation visits them later).
+ * Evaluates ids (all depth deep), then the parents of every state that
+ * changed, wave after wave.  Shallower parents are only marked stale: the
+ * caller evaluates them later, once all their deeper children are settled.
  */
 static int64
-propagate_waves(const Tree *tree, int64 *ids, int nids, int32 min_parent_depth)
+propagate_waves(const Tree *tree, int64 *ids, int nids, int32 depth, HTAB *evaluations)
 {
-	HASHCTL		ctl = {0};
-	HTAB	   *evaluations;
 	int64		total = 0;
 	MemoryContext wave_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation wave",
 												   ALLOCSET_DEFAULT_SIZES);
 	MemoryContext outer = CurrentMemoryContext;
-	bool		capped = false;
+
+	while (nids > 0)
+	{
+		int64	   *next_ids;
+		int			nnext = 0;
+		int64	   *shallower;
+		int			nshallower = 0;
+		uint64		nparents;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextSwitchTo(wave_cxt);
+		nparents = evaluate_wave(tree, ids, nids);
+		total += nids;
+
+		/* The next wave's ids outlive this wave's memory. */
+		MemoryContextSwitchTo(outer);
+		next_ids = palloc(Max(nparents, 1) * sizeof(int64));
+		shallower = palloc(Max(nparents, 1) * sizeof(int64));
+		for (uint64 i = 0; i < nparents; i++)
+		{
+			bool		isnull;
+			HeapTuple	row = SPI_tuptable->vals[i];
+			int64		id = DatumGetInt64(SPI_getbinval(row, SPI_tuptable->tupdesc, 1, &isnull));
+			int32		parent_depth = DatumGetInt32(SPI_getbinval(row, SPI_tuptable->tupdesc, 2, &isnull));
+			bool		found;
+			EvalCount  *count;
+
+			if (parent_depth < depth)
+			{
+				shallower[nshallower++] = id;
+				continue;
+			}
+			/* A parent as deep or deeper closes a cycle: iterate, but not forever. */
+			count = hash_search(evaluations, &id, HASH_ENTER, &found);
+			count->count = found ? count->count + 1 : 1;
+			if (count->count <= MAX_EVALUATIONS)
+				next_ids[nnext++] = id;
+			else if (count->count == MAX_EVALUATIONS + 1)
+				ereport(NOTICE,
+						(errmsg("propagation in tree \"%s\" stopped re-evaluating a cycle after %d rounds",
+								tree->qualified, MAX_EVALUATIONS),
+						 errdetail("Values on that cycle are estimates, not proven.")));
+		}
+		if (nparents > 0)
+			SPI_freetuptable(SPI_tuptable);
+		if (nshallower > 0)
+			spi_run(psprintf("UPDATE %s SET stale = true WHERE id = ANY($1) AND NOT stale", tree->states),
+					1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(shallower, nshallower)},
+					SPI_OK_UPDATE);
+		MemoryContextReset(wave_cxt);
+		ids = next_ids;
+		nids = nnext;
+	}
+	MemoryContextDelete(wave_cxt);
+	return total;
+}
+
+int64
+tree_propagate_stale(const Tree *tree)
+{
+	HASHCTL		ctl = {0};
+	HTAB	   *evaluations;
+	int64		total = 0;
 
 	ctl.keysize = sizeof(int64);
 	ctl.entrysize = sizeof(EvalCount);
@@ -355,122 +420,75 @@ propagate_waves(const Tree *tree, int64 *ids, int nids, int32 min_parent_depth)
 	evaluations = hash_create("gametree propagation counts", 1024, &ctl,
 							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 
-	while (nids > 0)
+	/*
+	 * Deepest stale states first: in a DAG every state is then evaluated
+	 * after its children, once.  Evaluating a depth can only mark shallower
+	 * states stale, so the loop ends.
+	 */
+	for (;;)
 	{
-		int64	   *changed;
-		int			nchanged;
-		int64	   *parents;
-		int			nparents = 0;
-		Datum		arg[2];
+		int64	   *ids;
+		uint64		n;
+		bool		isnull;
+		int32		depth;
 
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextSwitchTo(wave_cxt);
-		changed = palloc(nids * sizeof(int64));
-		nchanged = evaluate_wave(tree, ids, nids, changed);
-		total += nids;
-		if (nchanged == 0)
+		spi_run(psprintf("WITH d AS (SELECT depth FROM %1$s WHERE stale ORDER BY depth DESC LIMIT 1), "
+						 "batch AS (SELECT s.id FROM %1$s s, d WHERE s.stale AND s.depth = d.depth "
+						 "ORDER BY s.id LIMIT %2$d) "
+						 "UPDATE %1$s s SET stale = false FROM batch WHERE s.id = batch.id "
+						 "RETURNING s.id, s.depth", tree->states, CHUNK),
+				0, NULL, NULL, SPI_OK_UPDATE_RETURNING);
+		n = SPI_processed;
+		if (n == 0)
 			break;
-		arg[0] = int8_array(changed, nchanged);
-		arg[1] = Int32GetDatum(min_parent_depth);
-		spi_run(psprintf("SELECT DISTINCT g.init_id FROM %s g JOIN %s p ON p.id = g.init_id "
-						 "WHERE g.next_id = ANY($1) AND p.depth >= $2", tree->graph, tree->states),
-				2, (Oid[]) {INT8ARRAYOID, INT4OID}, arg, SPI_OK_SELECT);
-
-		/* The next wave's ids outlive this wave's memory. */
-		MemoryContextSwitchTo(outer);
-		parents = palloc(Max(SPI_processed, 1) * sizeof(int64));
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			bool		isnull;
-			int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-			bool		found;
-			EvalCount  *count = hash_search(evaluations, &id, HASH_ENTER, &found);
-
-			count->count = found ? count->count + 1 : 1;
-			if (count->count <= MAX_EVALUATIONS)
-				parents[nparents++] = id;
-			else
-				capped = true;
-		}
+		ids = palloc(n * sizeof(int64));
+		depth = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		for (uint64 i = 0; i < n; i++)
+			ids[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
 		SPI_freetuptable(SPI_tuptable);
-		MemoryContextReset(wave_cxt);
-		ids = parents;
-		nids = nparents;
+		total += propagate_waves(tree, ids, n, depth, evaluations);
+		pfree(ids);
 	}
-	MemoryContextSwitchTo(outer);
-	MemoryContextDelete(wave_cxt);
-	if (capped)
-		ereport(NOTICE,
-				(errmsg("propagation in tree \"%s\" stopped re-evaluating a cycle after %d rounds",
-						tree->qualified, MAX_EVALUATIONS),
-				 errdetail("Values on that cycle are estimates, not proven.")));
+	hash_destroy(evaluations);
 	return total;
-}
-
-int64
-tree_propagate_from(const Tree *tree, int64 *ids, int nids)
-{
-	return propagate_waves(tree, ids, nids, PG_INT32_MIN);
 }
 
 PG_FUNCTION_INFO_V1(propagate);
 Datum
 propagate(PG_FUNCTION_ARGS)
 {
+	bool		from_scratch = PG_GETARG_BOOL(1);
 	Tree	   *tree;
 	double		zeros[GT_MAX_ROLES] = {0};
-	int64		total = 0;
-	SPITupleTable *depths;
-	uint64		ndepths;
+	int64		total;
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0));
 	tree_lock(tree);
 
-	/* Start from what rests on no propagation: goals and heuristic estimates. */
-	spi_run(psprintf("UPDATE %s SET utility = goal, mobility = $1, proven = true, best_move = NULL "
-					 "WHERE goal IS NOT NULL", tree->states),
-			1, (Oid[]) {JSONBOID},
-			(Datum[]) {JsonbPGetDatum(gt_encode_role_values(tree->game, zeros))}, SPI_OK_UPDATE);
-	spi_run(psprintf("UPDATE %s SET utility = gametree.heuristic($1, state), mobility = NULL, "
-					 "proven = false, best_move = NULL WHERE NOT expanded", tree->states),
-			1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree->game->name)}, SPI_OK_UPDATE);
-	spi_run(psprintf("UPDATE %s SET utility = NULL, mobility = NULL, proven = false, best_move = NULL "
-					 "WHERE expanded AND goal IS NULL", tree->states),
-			0, NULL, NULL, SPI_OK_UPDATE);
-
-	/* Deepest first, so that in a DAG every state is evaluated after its children. */
-	spi_run(psprintf("SELECT DISTINCT depth FROM %s WHERE expanded AND goal IS NULL ORDER BY 1 DESC",
-					 tree->states), 0, NULL, NULL, SPI_OK_SELECT);
-	depths = SPI_tuptable;
-	ndepths = SPI_processed;
-	for (uint64 d = 0; d < ndepths; d++)
+	if (from_scratch)
 	{
-		bool		isnull;
-		int32		depth = DatumGetInt32(SPI_getbinval(depths->vals[d], depths->tupdesc, 1, &isnull));
-		int64		after = PG_INT64_MIN;
-
-		for (;;)
-		{
-			int64	   *ids;
-			uint64		n;
-
-			spi_run(psprintf("SELECT id FROM %s WHERE expanded AND goal IS NULL AND depth = $1 "
-							 "AND id > $2 ORDER BY id LIMIT %d", tree->states, CHUNK),
-					2, (Oid[]) {INT4OID, INT8OID},
-					(Datum[]) {Int32GetDatum(depth), Int64GetDatum(after)}, SPI_OK_SELECT);
-			n = SPI_processed;
-			if (n == 0)
-				break;
-			ids = palloc(n * sizeof(int64));
-			for (uint64 i = 0; i < n; i++)
-				ids[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-			SPI_freetuptable(SPI_tuptable);
-			after = ids[n - 1];
-			total += propagate_waves(tree, ids, n, depth);
-			pfree(ids);
-		}
+		spi_run(psprintf("ANALYZE %s (id, depth, expanded, stale), %s (init_id, next_id)",
+						 tree->states, tree->graph), 0, NULL, NULL, SPI_OK_UTILITY);
+		/* Start from what rests on no propagation: goals and heuristic estimates. */
+		spi_run(psprintf("UPDATE %s SET utility = goal, mobility = $1, proven = true, best_move = NULL, "
+						 "stale = false WHERE goal IS NOT NULL", tree->states),
+				1, (Oid[]) {JSONBOID},
+				(Datum[]) {JsonbPGetDatum(gt_encode_role_values(tree->game, zeros))}, SPI_OK_UPDATE);
+		spi_run(psprintf("UPDATE %s SET utility = gametree.heuristic($1, state), mobility = NULL, "
+						 "proven = false, best_move = NULL, stale = false WHERE NOT expanded",
+						 tree->states),
+				1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree->game->name)}, SPI_OK_UPDATE);
+		spi_run(psprintf("UPDATE %s SET utility = NULL, mobility = NULL, proven = false, "
+						 "best_move = NULL, stale = true WHERE expanded AND goal IS NULL", tree->states),
+				0, NULL, NULL, SPI_OK_UPDATE);
+		/* Waves update the edges into states that change; start them in step. */
+		spi_run(psprintf("UPDATE %s g SET utility = s.utility, mobility = s.mobility, proven = s.proven "
+						 "FROM %s s WHERE s.id = g.next_id AND (g.utility IS DISTINCT FROM s.utility "
+						 "OR g.mobility IS DISTINCT FROM s.mobility OR g.proven <> s.proven)",
+						 tree->graph, tree->states), 0, NULL, NULL, SPI_OK_UPDATE);
 	}
+	total = tree_propagate_stale(tree);
 	SPI_finish();
 	PG_RETURN_INT64(total);
 }

@@ -28,11 +28,11 @@ extern void tree_lock(const Tree *tree);
 extern void tree_count(const Tree *tree, int64 states, int64 edges, int64 frontier);
 
 /*
- * Re-evaluates the given expanded states from their out-edges and carries
- * every change upward (incremental propagation).  Returns the number of
- * evaluations.
+ * Re-evaluates the stale states from their out-edges, deepest first, and
+ * carries every change upward.  The caller holds the tree lock.  Returns the
+ * number of evaluations.
  */
-extern int64 tree_propagate_from(const Tree *tree, int64 *ids, int nids);
+extern int64 tree_propagate_stale(const Tree *tree);
 
 /* SPI helpers. */
 extern Datum int8_array(const int64 *values, int n);
