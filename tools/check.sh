@@ -10,10 +10,14 @@ passed=0 failed=0
 log=$(mktemp -d)
 
 gt_log "pg_regress: $(ls sql/*.sql | wc -l) files"
-if make -s installcheck PG_CONFIG="$GT_PGBIN/pg_config" >"$log/regress.out" 2>&1; then :; fi
+regress_status=0
+make -s installcheck PG_CONFIG="$GT_PGBIN/pg_config" >"$log/regress.out" 2>&1 || regress_status=$?
 cat "$log/regress.out"
 passed=$((passed + $(grep -cE '^(ok|test) .*\.\.\. ok|^ok [0-9]+ ' "$log/regress.out" || true)))
-failed=$((failed + $(grep -cE '\.\.\. FAILED|^not ok ' "$log/regress.out" || true)))
+regress_failed=$(grep -cE '\.\.\. FAILED|^not ok ' "$log/regress.out" || true)
+# pg_regress can also stop without a FAILED line (a missing expected file).
+[ "$regress_status" -ne 0 ] && [ "$regress_failed" -eq 0 ] && regress_failed=1
+failed=$((failed + regress_failed))
 [ -f regression.diffs ] && cat regression.diffs
 
 gt_log "pgTAP: $(ls test/*.sql | wc -l) files"
