@@ -832,6 +832,7 @@ ck_from_fen(const Game *game, const char *fen, GameState *out)
 		if (seen[side])
 			bad_fen(fen, psprintf("the %s pieces are given twice", roles[side]));
 		seen[side] = true;
+		/* an empty list, or squares separated by commas */
 		while (*p != ':' && *p != '.' && *p != '\0' && *p != ' ')
 		{
 			bool		king = (*p == 'K');
@@ -861,11 +862,14 @@ ck_from_fen(const Game *game, const char *fen, GameState *out)
 				if (king)
 					c->king |= bit;
 			}
-			if (*p == ',')
-				p++;
-			else if (*p != ':' && *p != '.' && *p != '\0' && *p != ' ')
-				bad_fen(fen, psprintf("unexpected '%c' at position %d", *p, (int) (p - fen) + 1));
+			if (*p != ',')
+				break;
+			/* after a comma another square must follow */
+			if (*++p == ':' || *p == '.' || *p == '\0' || *p == ' ')
+				bad_fen(fen, psprintf("expected a square number at position %d", (int) (p - fen) + 1));
 		}
+		if (*p != ':' && *p != '.' && *p != '\0' && *p != ' ')
+			bad_fen(fen, psprintf("unexpected '%c' at position %d", *p, (int) (p - fen) + 1));
 	}
 	if (*p == '.')
 		p++;
