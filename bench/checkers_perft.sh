@@ -21,7 +21,7 @@ read -r rapid_leaves rapid_nps <<<"$rapid"
 source "$BENCH/../tools/lib.sh"
 gt_setup
 gt_fresh_database gametree_bench
-sql=$(gt_psql -d gametree_bench -At -F ' ' <<SQL
+sql=$(gt_psql -q -d gametree_bench -At -F ' ' <<SQL
 CREATE FUNCTION pg_temp.timed_perft(depth int, OUT leaves bigint, OUT seconds float8) AS \$\$
 DECLARE
 	t0 timestamptz := clock_timestamp();
