@@ -187,6 +187,55 @@ jump_paths(int s, int at, bool king, uint64 opp, uint64 empty, GameMove prefix,
 }
 
 /*
+ * The number of jump paths of side s, whose pieces in jump can jump.  A man's
+ * further jumps go forward, away from the squares his first jump emptied,
+ * so the board before the move tells whether he can go on; only then (and
+ * for kings) are his paths walked.
+ */
+static pg_attribute_always_inline int
+count_jumps(const Checkers *c, int s, uint64 jump)
+{
+	uint64		opp = c->piece[s ^ 1];
+	uint64		empty = empty_squares(c);
+	uint64		men = jump & ~c->king;
+	uint64		kings = jump & c->king;
+	uint64		goes_on = 0;
+	int			n = 0;
+
+	for (int d = 0; d < 4; d++)
+		if (man_dirs[s] >> d & 1)
+			goes_on |= shift(opp, -offset[d]) & shift(empty, -2 * offset[d]);
+	goes_on &= ~crown_row[s];
+	for (int d = 0; d < 4; d++)
+	{
+		uint64		land,
+					more;
+
+		if (!(man_dirs[s] >> d & 1))
+			continue;
+		land = shift(men & shift(opp, -offset[d]) & shift(empty, -2 * offset[d]), 2 * offset[d]);
+		more = land & goes_on;
+		n += count_bits(land & ~more);
+		while (more)
+		{
+			int			at = first_bit(more);
+
+			more &= more - 1;
+			n += jump_paths(s, at, false, opp & ~(UINT64CONST(1) << (at - offset[d])),
+							empty | UINT64CONST(1) << (at - 2 * offset[d]), 0, 1, NULL, 0);
+		}
+	}
+	while (kings)
+	{
+		int			from = first_bit(kings);
+
+		kings &= kings - 1;
+		n += jump_paths(s, from, true, opp, empty | UINT64CONST(1) << from, 0, 0, NULL, 0);
+	}
+	return n;
+}
+
+/*
  * The legal moves of side s, the mover, ignoring the draw rule, in generation
  * order; with moves NULL only their number (steps are then counted, not
  * listed).
@@ -199,6 +248,8 @@ generate_side(const Checkers *c, int s, GameMove *moves)
 	uint64		jump = jumpers(c, s);
 	int			n = 0;
 
+	if (jump && moves == NULL)
+		return count_jumps(c, s, jump);
 	if (jump)
 	{
 		while (jump)
