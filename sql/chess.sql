@@ -27,7 +27,7 @@ SELECT m->0->2 AS king_moves
 FROM gametree.legal('chess', gametree.from_fen('chess', 'k4r2/8/8/8/8/8/8/4K2R w K - 0 1')) m
 WHERE m->0->2->>1 = 'e1';
 SELECT count(*) AS moves_in_check_no_castling
-FROM gametree.legal('chess', gametree.from_fen('chess', 'k3r3/8/8/8/8/8/8/R3K2R w KQ - 0 1')) m
+FROM gametree.legal('chess', gametree.from_fen('chess', '1k2r3/8/8/8/8/8/8/R3K2R w KQ - 0 1')) m
 WHERE m->0->2 IN ('["move","e1","g1"]', '["move","e1","c1"]');
 
 -- en passant: the square is kept only while a capture there is legal

@@ -19,7 +19,6 @@ static const char *const piece_codes[13] = {
 	"b", "wp", "wn", "wb", "wr", "wq", "wk", "bp", "bn", "bb", "br", "bq", "bk"
 };
 static const char *const wings[2] = {"kingside", "queenside"};
-static const char promotion_letters[] = "pnbrqk";
 
 /* Index in piece_codes of a board byte. */
 static int
@@ -152,24 +151,17 @@ void
 chess_encode_action(const Game *game, const GameState *state, GameMove move, int role,
 					JsonOut *out)
 {
+	static const char *const promotions[] = {NULL, "n", "b", "r", "q"};
 	int			from = MOVE_FROM(move);
 	int			to = MOVE_TO(move);
-	char		name[3] = {0};
 
+	/* The builder keeps pointers to the strings, hence palloc'd names. */
 	jo_begin_array(out);
 	jo_string(out, "move");
-	name[0] = 'a' + SQ_FILE(from);
-	name[1] = '1' + SQ_RANK(from);
-	jo_string(out, name);
-	name[0] = 'a' + SQ_FILE(to);
-	name[1] = '1' + SQ_RANK(to);
-	jo_string(out, name);
+	jo_string(out, psprintf("%c%c", 'a' + SQ_FILE(from), '1' + SQ_RANK(from)));
+	jo_string(out, psprintf("%c%c", 'a' + SQ_FILE(to), '1' + SQ_RANK(to)));
 	if (MOVE_PROMO(move))
-	{
-		name[0] = promotion_letters[MOVE_PROMO(move)];
-		name[1] = '\0';
-		jo_string(out, name);
-	}
+		jo_string(out, promotions[MOVE_PROMO(move)]);
 	jo_end_array(out);
 }
 
