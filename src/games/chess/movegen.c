@@ -7,6 +7,12 @@
 
 #include "chess.h"
 
+static inline bool
+attacked(const Position *pos, int s, Bitboard occ, Bitboard enemy)
+{
+	return (attackers_to(pos, s, occ) & enemy) != 0;
+}
+
 static inline Move *
 emit(Move *list, int from, Bitboard targets)
 {
@@ -69,7 +75,7 @@ chess_generate(const Position *pos, Move *moves)
 	{
 		int			to = pop_lsb(&b);
 
-		if (!(attackers_to(pos, to, occ ^ BB(ksq)) & enemy))
+		if (!attacked(pos, to, occ ^ BB(ksq), enemy))
 			*list++ = MOVE(ksq, to, 0);
 	}
 	if (checks & (checks - 1))
@@ -155,14 +161,13 @@ chess_generate(const Position *pos, Move *moves)
 		int			oo = us == WHITE ? WHITE_OO : BLACK_OO;
 		int			ooo = us == WHITE ? WHITE_OOO : BLACK_OOO;
 
-#define SAFE(s) (!(attackers_to(pos, base + (s), occ) & enemy))
+		/* The king's path is empty and not attacked; the rook's may be. */
 		if ((pos->castling & oo) && !(occ & (BB(base + 5) | BB(base + 6))) &&
-			SAFE(5) && SAFE(6))
+			!attacked(pos, base + 5, occ, enemy) && !attacked(pos, base + 6, occ, enemy))
 			*list++ = MOVE(base + 4, base + 6, 0);
-		if ((pos->castling & ooo) &&
-			!(occ & (BB(base + 1) | BB(base + 2) | BB(base + 3))) && SAFE(3) && SAFE(2))
+		if ((pos->castling & ooo) && !(occ & (BB(base + 1) | BB(base + 2) | BB(base + 3))) &&
+			!attacked(pos, base + 3, occ, enemy) && !attacked(pos, base + 2, occ, enemy))
 			*list++ = MOVE(base + 4, base + 2, 0);
-#undef SAFE
 	}
 	return list - moves;
 }
