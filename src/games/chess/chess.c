@@ -117,8 +117,7 @@ chess_board(const Game *game, const GameState *state)
 		{
 			int			p = pos->board[SQ(f, r)];
 
-			appendStringInfo(&buf, " %c", p == EMPTY ? '.' :
-							 (PIECE_COLOR(p) == WHITE ? "PNBRQK" : "pnbrqk")[PIECE_TYPE(p)]);
+			appendStringInfo(&buf, " %c", p == EMPTY ? '.' : piece_letter(p));
 		}
 		appendStringInfoChar(&buf, '\n');
 	}

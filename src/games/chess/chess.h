@@ -57,6 +57,13 @@ typedef uint16 Move;
 
 extern const char *const chess_roles[2];
 
+/* The FEN letter of a piece, white upper case. */
+static inline char
+piece_letter(int piece)
+{
+	return "PNBRQKpnbrqk"[6 * PIECE_COLOR(piece) + PIECE_TYPE(piece)];
+}
+
 static inline Bitboard
 pieces(const Position *pos, int color, int type)
 {
@@ -123,9 +130,10 @@ extern void chess_startpos(Position *pos);
 extern void chess_do_move(Position *pos, Move m);
 extern void chess_canonical_ep(Position *pos);
 extern void chess_validate(const Game *game, Position *pos);
+extern char *chess_square_name(int s);
 extern uint64 chess_zobrist(const Position *pos);
 
-/* movegen.c: the legal moves, unordered; 0 also for drawn_by_rule positions is the caller's job. */
+/* movegen.c: the moves the pieces may legally make, unordered (draw rules aside). */
 extern int	chess_generate(const Position *pos, Move *moves);
 
 /* The vtable entries of the other files. */

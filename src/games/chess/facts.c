@@ -155,11 +155,11 @@ chess_encode_action(const Game *game, const GameState *state, GameMove move, int
 	int			from = MOVE_FROM(move);
 	int			to = MOVE_TO(move);
 
-	/* The builder keeps pointers to the strings, hence palloc'd names. */
+	/* The builder keeps pointers to the strings: names are palloc'd. */
 	jo_begin_array(out);
 	jo_string(out, "move");
-	jo_string(out, psprintf("%c%c", 'a' + SQ_FILE(from), '1' + SQ_RANK(from)));
-	jo_string(out, psprintf("%c%c", 'a' + SQ_FILE(to), '1' + SQ_RANK(to)));
+	jo_string(out, chess_square_name(from));
+	jo_string(out, chess_square_name(to));
 	if (MOVE_PROMO(move))
 		jo_string(out, promotions[MOVE_PROMO(move)]);
 	jo_end_array(out);

@@ -173,7 +173,7 @@ chess_to_fen(const Game *game, const GameState *state)
 			if (blanks)
 				appendStringInfoChar(&buf, '0' + blanks);
 			blanks = 0;
-			appendStringInfoChar(&buf, (PIECE_COLOR(p) == WHITE ? "PNBRQK" : "pnbrqk")[PIECE_TYPE(p)]);
+			appendStringInfoChar(&buf, piece_letter(p));
 		}
 		if (blanks)
 			appendStringInfoChar(&buf, '0' + blanks);
@@ -189,7 +189,7 @@ chess_to_fen(const Game *game, const GameState *state)
 	if (pos->ep == NO_SQUARE)
 		appendStringInfoString(&buf, " -");
 	else
-		appendStringInfo(&buf, " %c%c", 'a' + SQ_FILE(pos->ep), '1' + SQ_RANK(pos->ep));
+		appendStringInfo(&buf, " %s", chess_square_name(pos->ep));
 	appendStringInfo(&buf, " %d %d", pos->halfmove, pos->fullmove);
 	return buf.data;
 }

@@ -5,22 +5,15 @@
 
 #include "chess.h"
 
-/* Rights kept when a move touches square s (king or rook leaves or is taken). */
-static const uint8 castling_kept[64] = {
-	[SQ(0, 0)] = 0xF & ~WHITE_OOO,
-	[SQ(4, 0)] = 0xF & ~(WHITE_OO | WHITE_OOO),
-	[SQ(7, 0)] = 0xF & ~WHITE_OO,
-	[SQ(0, 7)] = 0xF & ~BLACK_OOO,
-	[SQ(4, 7)] = 0xF & ~(BLACK_OO | BLACK_OOO),
-	[SQ(7, 7)] = 0xF & ~BLACK_OO,
+/* Rights lost when a move touches square s (a king or rook leaves or is taken). */
+static const uint8 castling_lost[64] = {
+	[SQ(0, 0)] = WHITE_OOO,
+	[SQ(4, 0)] = WHITE_OO | WHITE_OOO,
+	[SQ(7, 0)] = WHITE_OO,
+	[SQ(0, 7)] = BLACK_OOO,
+	[SQ(4, 7)] = BLACK_OO | BLACK_OOO,
+	[SQ(7, 7)] = BLACK_OO,
 };
-
-static inline uint8
-kept(int s)
-{
-	/* Zero in the table means "no castling square": keep everything. */
-	return castling_kept[s] ? castling_kept[s] : 0xF;
-}
 
 /* splitmix64: a fixed-seed generator for magics and Zobrist keys. */
 uint64
@@ -129,7 +122,7 @@ chess_do_move(Position *pos, Move m)
 		remove_piece(pos, to);
 		pos->halfmove = 0;
 	}
-	pos->castling &= kept(from) & kept(to);
+	pos->castling &= ~(castling_lost[from] | castling_lost[to]);
 	move_piece(pos, from, to);
 	if (type == PAWN)
 	{
@@ -158,14 +151,10 @@ chess_do_move(Position *pos, Move m)
 	chess_canonical_ep(pos);
 }
 
-static const char *
-square_name(int s)
+char *
+chess_square_name(int s)
 {
-	static char names[64][3];
-
-	names[s][0] = 'a' + SQ_FILE(s);
-	names[s][1] = '1' + SQ_RANK(s);
-	return names[s];
+	return psprintf("%c%c", 'a' + SQ_FILE(s), '1' + SQ_RANK(s));
 }
 
 /*
@@ -201,7 +190,7 @@ chess_validate(const Game *game, Position *pos)
 	}
 	if (misplaced)
 		gt_invalid_state(game, "a pawn stands on %s, on the first or last rank",
-						 square_name(lsb(misplaced)));
+						 chess_square_name(lsb(misplaced)));
 	if (attackers_to(pos, king_square(pos, us ^ 1), occupied(pos)) & pos->color[us])
 		gt_invalid_state(game, "%s is in check, but %s is to move", chess_roles[us ^ 1],
 						 chess_roles[us]);
@@ -213,8 +202,8 @@ chess_validate(const Game *game, Position *pos)
 			(pos->board[rights[i].king] != PIECE(color, KING) ||
 			 pos->board[rights[i].rook] != PIECE(color, ROOK)))
 			gt_invalid_state(game, "castling %s needs the king on %s and a rook on %s",
-							 rights[i].name, square_name(rights[i].king),
-							 square_name(rights[i].rook));
+							 rights[i].name, chess_square_name(rights[i].king),
+							 chess_square_name(rights[i].rook));
 	}
 	if (pos->ep != NO_SQUARE)
 	{
@@ -226,7 +215,7 @@ chess_validate(const Game *game, Position *pos)
 			pos->board[pawn] != PIECE(us ^ 1, PAWN) ||
 			pos->board[ep] != EMPTY || pos->board[origin] != EMPTY)
 			gt_invalid_state(game, "en passant square %s does not follow a double step of a %s pawn",
-							 square_name(ep), chess_roles[us ^ 1]);
+							 chess_square_name(ep), chess_roles[us ^ 1]);
 		chess_canonical_ep(pos);
 	}
 }
