@@ -1,6 +1,6 @@
 /*
  * bitboard.c: the attack tables, computed once per backend (a few
- * millisecond).
+ * milliseconds).
  */
 #include "postgres.h"
 
