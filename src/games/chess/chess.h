@@ -128,7 +128,6 @@ extern void chess_clear(Position *pos);
 extern void chess_put(Position *pos, int s, int piece);
 extern void chess_startpos(Position *pos);
 extern void chess_do_move(Position *pos, Move m);
-extern void chess_canonical_ep(Position *pos);
 extern void chess_validate(const Game *game, Position *pos);
 extern char *chess_square_name(int s);
 extern uint64 chess_zobrist(const Position *pos);

@@ -80,8 +80,8 @@ chess_startpos(Position *pos)
 }
 
 /* Drops the en passant square unless the side to move can legally capture there. */
-void
-chess_canonical_ep(Position *pos)
+static void
+canonical_ep(Position *pos)
 {
 	int			us = pos->side;
 	int			ep = pos->ep;
@@ -134,7 +134,7 @@ chess_do_move(Position *pos, Move m)
 			remove_piece(pos, to);
 			chess_put(pos, to, PIECE(us, MOVE_PROMO(m)));
 		}
-		else if ((from ^ to) == 16)
+		else if (to - from == 16 || from - to == 16)
 			pos->ep = (from + to) / 2;
 	}
 	else if (type == KING && (from - to == 2 || to - from == 2))
@@ -148,7 +148,7 @@ chess_do_move(Position *pos, Move m)
 	pos->side = us ^ 1;
 	if (us == BLACK && pos->fullmove < MAX_CLOCK)
 		pos->fullmove++;
-	chess_canonical_ep(pos);
+	canonical_ep(pos);
 }
 
 char *
@@ -216,7 +216,7 @@ chess_validate(const Game *game, Position *pos)
 			pos->board[ep] != EMPTY || pos->board[origin] != EMPTY)
 			gt_invalid_state(game, "en passant square %s does not follow a double step of a %s pawn",
 							 chess_square_name(ep), chess_roles[us ^ 1]);
-		chess_canonical_ep(pos);
+		canonical_ep(pos);
 	}
 }
 
