@@ -102,3 +102,6 @@ SELECT gametree.to_fen('chess', (SELECT jsonb_agg(f ORDER BY f DESC) FROM jsonb_
 SELECT gametree.perft('chess', gametree.initial('chess'), 4) AS start4,
        gametree.perft('chess', gametree.from_fen('chess', :'kiwipete'), 3) AS kiwipete3,
        gametree.perft('chess', gametree.initial('chess'), 3, include_terminal => true) AS generic3;
+-- chessprogramming.org's positions 4 and 5 at depth 3 (published: 9467 and 62379)
+SELECT gametree.perft('chess', gametree.from_fen('chess', 'r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1'), 3) AS position4,
+       gametree.perft('chess', gametree.from_fen('chess', 'rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8'), 3) AS position5;
