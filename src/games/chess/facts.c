@@ -19,6 +19,8 @@ static const char *const piece_codes[13] = {
 	"b", "wp", "wn", "wb", "wr", "wq", "wk", "bp", "bn", "bb", "br", "bq", "bk"
 };
 static const char *const wings[2] = {"kingside", "queenside"};
+/* Indexed by piece type, KNIGHT .. QUEEN. */
+static const char *const promotions[QUEEN + 1] = {NULL, "n", "b", "r", "q"};
 
 /* Index in piece_codes of a board byte. */
 static int
@@ -151,7 +153,6 @@ void
 chess_encode_action(const Game *game, const GameState *state, GameMove move, int role,
 					JsonOut *out)
 {
-	static const char *const promotions[] = {NULL, "n", "b", "r", "q"};
 	int			from = MOVE_FROM(move);
 	int			to = MOVE_TO(move);
 
@@ -183,12 +184,11 @@ chess_parse_action(const Game *game, const GameState *state, const JsonbValue *a
 		return false;
 	if (len == 5)
 	{
-		static const char letters[] = "nbrq";	/* KNIGHT .. QUEEN */
-		const char *p = strchr(letters, s[4]);
-
-		if (p == NULL)
+		for (int type = KNIGHT; type <= QUEEN; type++)
+			if (s[4] == promotions[type][0])
+				promo = type;
+		if (promo == 0)
 			return false;
-		promo = KNIGHT + (p - letters);
 	}
 	*move = MOVE(SQ(s[0] - 'a', s[1] - '1'), SQ(s[2] - 'a', s[3] - '1'), promo);
 	return true;
