@@ -57,11 +57,13 @@ typedef uint16 Move;
 
 extern const char *const chess_roles[2];
 
-/* The FEN letter of a piece, white upper case. */
+/* FEN letters, white then black, by piece type. */
+#define PIECE_LETTERS "PNBRQKpnbrqk"
+
 static inline char
 piece_letter(int piece)
 {
-	return "PNBRQKpnbrqk"[6 * PIECE_COLOR(piece) + PIECE_TYPE(piece)];
+	return PIECE_LETTERS[6 * PIECE_COLOR(piece) + PIECE_TYPE(piece)];
 }
 
 static inline Bitboard

@@ -31,7 +31,7 @@ bad_fen(const char *fen, const char *fmt,...)
 static void
 parse_board(const char *fen, const char *field, Position *pos)
 {
-	static const char letters[] = "PNBRQKpnbrqk";
+	static const char letters[] = PIECE_LETTERS;
 	int			rank = 7;
 	int			file = 0;
 
