@@ -14,12 +14,14 @@
 
 extern const Game tictactoe_game;
 extern const Game connect4_game;
+extern const Game chess_game;
 extern const Game checkers_game;
 
 /* Built-in games, in the order games() lists them. */
 static const Game *const builtin_games[] = {
 	&tictactoe_game,
 	&connect4_game,
+	&chess_game,
 	&checkers_game,
 };
 

@@ -1,0 +1,72 @@
+/*
+ * eval.c: the heuristic hook, a static evaluation in centipawns mapped to an
+ * expected score: material (100, 320, 330, 500, 900) plus small bonuses for
+ * centralised knights and bishops, advanced pawns and mobility.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "chess.h"
+
+static const int piece_value[6] = {100, 320, 330, 500, 900, 0};
+
+/* Distance-to-centre bonus: 0 on the rim, up to 30 on d4, e4, d5, e5. */
+static int
+centrality(int s)
+{
+	int			f = SQ_FILE(s) < 4 ? SQ_FILE(s) : 7 - SQ_FILE(s);
+	int			r = SQ_RANK(s) < 4 ? SQ_RANK(s) : 7 - SQ_RANK(s);
+
+	return 5 * (f + r);
+}
+
+/* Evaluation of color's pieces, from its own point of view. */
+static int
+side_score(const Position *pos, int color)
+{
+	Bitboard	occ = occupied(pos);
+	Bitboard	b = pos->color[color] & ~pos->type[KING];
+	int			score = 0;
+
+	while (b)
+	{
+		int			s = pop_lsb(&b);
+		int			type = PIECE_TYPE(pos->board[s]);
+		int			advance = color == WHITE ? SQ_RANK(s) - 1 : 6 - SQ_RANK(s);
+
+		score += piece_value[type];
+		switch (type)
+		{
+			case PAWN:
+				score += 4 * advance * advance / 2;
+				break;
+			case KNIGHT:
+				score += centrality(s) + 4 * popcount(chess_knight_attacks[s] & ~pos->color[color]);
+				break;
+			case BISHOP:
+				score += centrality(s) / 2 + 4 * popcount(bishop_attacks(s, occ));
+				break;
+			case ROOK:
+				score += 2 * popcount(rook_attacks(s, occ));
+				break;
+			case QUEEN:
+				score += popcount(bishop_attacks(s, occ) | rook_attacks(s, occ));
+				break;
+		}
+	}
+	return score;
+}
+
+void
+chess_heuristic(const Game *game, const GameState *state, double *values)
+{
+	const Position *pos = GT_STATE_AS(state, Position);
+	int			cp;
+
+	chess_init_tables();
+	cp = side_score(pos, WHITE) - side_score(pos, BLACK);
+	/* The logistic curve of Elo ratings: +400 centipawns ~ a 91% score. */
+	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / 400.0));
+	values[BLACK] = GT_GOAL_MAX - values[WHITE];
+}
