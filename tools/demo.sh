@@ -9,7 +9,7 @@ if ! gt_psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'gametr
 fi
 # Recreate the extension so the demo shows this checkout's build.
 gt_psql -q -d gametree -c "DROP EXTENSION IF EXISTS gametree CASCADE" -c "CREATE EXTENSION gametree" 2>/dev/null
-gt_psql -d gametree -f "$GT_ROOT/tools/demo.sql"
+gt_psql -q -d gametree -f "$GT_ROOT/tools/demo.sql"
 cat <<MSG
 
 Done.  Open psql on this database with:  bash tools/psql.sh
