@@ -103,6 +103,18 @@ gt_invalid_state(const Game *game, const char *fmt,...)
 	pg_unreachable();
 }
 
+void
+gt_check_control(const Game *game, int given, int expected)
+{
+	if (expected == GT_NO_ROLE && given != GT_NO_ROLE)
+		gt_invalid_state(game, "play has ended, but control is given to %s", game->roles[given]);
+	if (expected != GT_NO_ROLE && given == GT_NO_ROLE)
+		gt_invalid_state(game, "the control fact is missing (%s is to move)", game->roles[expected]);
+	if (given != expected)
+		gt_invalid_state(game, "control is given to %s, but %s is to move", game->roles[given],
+						 game->roles[expected]);
+}
+
 GameState *
 gt_state_alloc(const Game *game)
 {

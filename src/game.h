@@ -151,6 +151,12 @@ extern uint64 gt_hash_bytes(const uint8 *bytes, Size len);
 extern int64 gt_perft_generic(const Game *game, const GameState *state, int depth,
 							   bool include_terminal);
 
+/*
+ * For games whose position determines the mover: reports a control fact
+ * (given, GT_NO_ROLE when absent) that differs from the expected mover.
+ */
+extern void gt_check_control(const Game *game, int given, int expected);
+
 /* Reports an invalid or impossible position of game; never returns. */
 extern void gt_invalid_state(const Game *game, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
 

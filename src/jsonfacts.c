@@ -68,6 +68,15 @@ jo_int(JsonOut *out, int64 value)
 	pushJsonbValue(&out->parse, WJB_ELEM, &v);
 }
 
+void
+jo_fact(JsonOut *out, const char *relation, const char *value)
+{
+	jo_begin_array(out);
+	jo_string(out, relation);
+	jo_string(out, value);
+	jo_end_array(out);
+}
+
 Jsonb *
 jo_result(JsonOut *out)
 {

@@ -21,6 +21,8 @@ extern void jo_begin_array(JsonOut *out);
 extern void jo_end_array(JsonOut *out);
 extern void jo_string(JsonOut *out, const char *s);
 extern void jo_int(JsonOut *out, int64 value);
+/* A fact of one string argument: [relation, value]. */
+extern void jo_fact(JsonOut *out, const char *relation, const char *value);
 extern Jsonb *jo_result(JsonOut *out);
 /* A numeric for an integer; small ones are built once and shared. */
 extern Numeric gt_int_numeric(int64 value);

@@ -137,12 +137,7 @@ c4_encode_state(const Game *game, const GameState *state, JsonOut *out)
 					jo_end_array(out);
 				}
 	if (mover != GT_NO_ROLE)
-	{
-		jo_begin_array(out);
-		jo_string(out, "control");
-		jo_string(out, roles[mover]);
-		jo_end_array(out);
-	}
+		jo_fact(out, "control", roles[mover]);
 }
 
 /* True when removing one top disc of the winner leaves it without a line. */
@@ -172,8 +167,7 @@ c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 	uint64		occupied;
 	int			control = GT_NO_ROLE;
 	int			nred,
-				nblack,
-				expected;
+				nblack;
 	bool		red,
 				black;
 
@@ -231,14 +225,7 @@ c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 		(black && (nred != nblack || !ended_by_last_move(c->disc[BLACK], occupied))))
 		gt_invalid_state(game, "play went on after the game had ended");
 
-	expected = c4_control(game, out);
-	if (expected == GT_NO_ROLE && control != GT_NO_ROLE)
-		gt_invalid_state(game, "play has ended, but control is given to %s", roles[control]);
-	if (expected != GT_NO_ROLE && control == GT_NO_ROLE)
-		gt_invalid_state(game, "the control fact is missing (%s is to move)", roles[expected]);
-	if (expected != GT_NO_ROLE && control != expected)
-		gt_invalid_state(game, "control is given to %s, but %s is to move", roles[control],
-						 roles[expected]);
+	gt_check_control(game, control, c4_control(game, out));
 }
 
 static void

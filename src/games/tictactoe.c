@@ -130,12 +130,7 @@ ttt_encode_state(const Game *game, const GameState *state, JsonOut *out)
 		jo_end_array(out);
 	}
 	if (mover != GT_NO_ROLE)
-	{
-		jo_begin_array(out);
-		jo_string(out, "control");
-		jo_string(out, roles[mover]);
-		jo_end_array(out);
-	}
+		jo_fact(out, "control", roles[mover]);
 }
 
 /*
@@ -158,8 +153,7 @@ ttt_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 	uint16		seen = 0;
 	int			control = GT_NO_ROLE;
 	int			nx,
-				no,
-				expected;
+				no;
 	bool		xwin,
 				owin;
 
@@ -208,14 +202,7 @@ ttt_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 		(owin && (nx != no || !ended_by_last_move(t->mark[O]))))
 		gt_invalid_state(game, "play went on after the game had ended");
 
-	expected = ttt_control(game, out);
-	if (expected == GT_NO_ROLE && control != GT_NO_ROLE)
-		gt_invalid_state(game, "play has ended, but control is given to %s", roles[control]);
-	if (expected != GT_NO_ROLE && control == GT_NO_ROLE)
-		gt_invalid_state(game, "the control fact is missing (%s is to move)", roles[expected]);
-	if (expected != GT_NO_ROLE && control != expected)
-		gt_invalid_state(game, "control is given to %s, but %s is to move", roles[control],
-						 roles[expected]);
+	gt_check_control(game, control, ttt_control(game, out));
 }
 
 static void
