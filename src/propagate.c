@@ -256,9 +256,16 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 	bool	   *null_utility = palloc(Max(nids, 1) * sizeof(bool));
 	bool	   *null_mobility = palloc(Max(nids, 1) * sizeof(bool));
 	bool	   *null_best = palloc(Max(nids, 1) * sizeof(bool));
+	Datum	   *upd_changed = palloc(Max(nids, 1) * sizeof(Datum));
+	int			nupdates = 0;
+	int			dims[1];
+	int			lbs[1] = {1};
+	Datum		values[6];
+	Oid			types[6] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID,
+	BOOLARRAYOID};
 
 	spi_run(psprintf("SELECT p.id, p.control, p.utility, p.mobility, p.proven, p.best_move, "
-					 "g.move_id, g.utility, g.mobility, g.proven "
+					 "g.move_id, g.utility, g.mobility, g.proven, p.stale "
 					 "FROM %s p JOIN %s g ON g.init_id = p.id "
 					 "WHERE p.id = ANY($1) AND p.expanded AND p.goal IS NULL ORDER BY p.id, g.move_id",
 					 tree->states, tree->graph),
@@ -278,6 +285,9 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 		int			n = 0;
 		uint64		end = first;
 		Jsonb	   *mobility;
+		bool		stale = DatumGetBool(SPI_getbinval(rows->vals[first], desc, 11, &isnull));
+		bool		changed;
+		int			u;
 
 		read_value(game, rows->vals[first], desc, 3, &old);
 		old.move_id = isnull ? 0 : DatumGetInt64(best);
@@ -290,52 +300,54 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 		first = end;
 
 		evaluate(game, mover, edges, n, &now);
-		if (same_value(game, &old, &now))
+		changed = !same_value(game, &old, &now);
+		/* A stale state is written even when unchanged, to clear its mark. */
+		if (!changed && !stale)
 			continue;
-		upd_id[nchanged] = id;
-		null_utility[nchanged] = !now.known;
-		upd_utility[nchanged] = now.known ? JsonbPGetDatum(gt_encode_role_values(game, now.utility)) : 0;
+		u = nupdates++;
+		upd_id[u] = id;
+		null_utility[u] = !now.known;
+		upd_utility[u] = now.known ? JsonbPGetDatum(gt_encode_role_values(game, now.utility)) : 0;
 		mobility = encode_mobility(game, &now);
-		null_mobility[nchanged] = mobility == NULL;
-		upd_mobility[nchanged] = PointerGetDatum(mobility);
-		upd_proven[nchanged] = BoolGetDatum(now.proven);
-		null_best[nchanged] = now.move_id == 0;
-		upd_best[nchanged] = Int64GetDatum(now.move_id);
-		nchanged++;
+		null_mobility[u] = mobility == NULL;
+		upd_mobility[u] = PointerGetDatum(mobility);
+		upd_proven[u] = BoolGetDatum(now.proven);
+		null_best[u] = now.move_id == 0;
+		upd_best[u] = Int64GetDatum(now.move_id);
+		upd_changed[u] = BoolGetDatum(changed);
+		nchanged += changed;
 	}
 	SPI_freetuptable(rows);
 
-	if (nchanged > 0)
-	{
-		int			dims[1] = {nchanged};
-		int			lbs[1] = {1};
-		Datum		values[5];
-		Oid			types[5] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID};
+	if (nupdates == 0)
+		return 0;
+	dims[0] = nupdates;
+	values[0] = int8_array(upd_id, nupdates);
+	values[1] = PointerGetDatum(construct_md_array(upd_utility, null_utility, 1, dims, lbs,
+												   JSONBOID, -1, false, TYPALIGN_INT));
+	values[2] = PointerGetDatum(construct_md_array(upd_mobility, null_mobility, 1, dims, lbs,
+												   JSONBOID, -1, false, TYPALIGN_INT));
+	values[3] = PointerGetDatum(construct_array(upd_proven, nupdates, BOOLOID, 1, true, TYPALIGN_CHAR));
+	values[4] = PointerGetDatum(construct_md_array(upd_best, null_best, 1, dims, lbs, INT8OID,
+												   8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[5] = PointerGetDatum(construct_array(upd_changed, nupdates, BOOLOID, 1, true, TYPALIGN_CHAR));
+	spi_run(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+					 "proven = u.proven, best_move = u.best, stale = false "
+					 "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best) "
+					 "WHERE s.id = u.id", tree->states),
+			5, types, values, SPI_OK_UPDATE);
+	if (nchanged == 0)
+		return 0;
 
-		values[0] = int8_array(upd_id, nchanged);
-		values[1] = PointerGetDatum(construct_md_array(upd_utility, null_utility, 1, dims, lbs,
-													   JSONBOID, -1, false, TYPALIGN_INT));
-		values[2] = PointerGetDatum(construct_md_array(upd_mobility, null_mobility, 1, dims, lbs,
-													   JSONBOID, -1, false, TYPALIGN_INT));
-		values[3] = PointerGetDatum(construct_array(upd_proven, nchanged, BOOLOID, 1, true,
-													TYPALIGN_CHAR));
-		values[4] = PointerGetDatum(construct_md_array(upd_best, null_best, 1, dims, lbs, INT8OID,
-													   8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		spi_run(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
-						 "proven = u.proven, best_move = u.best "
-						 "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best) "
-						 "WHERE s.id = u.id", tree->states),
-				5, types, values, SPI_OK_UPDATE);
-		/* Edges copy the values of the states they lead to. */
-		spi_run(psprintf("WITH e AS (UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
-						 "proven = u.proven FROM unnest($1, $2, $3, $4) u(id, utility, mobility, proven) "
-						 "WHERE g.next_id = u.id RETURNING g.init_id) "
-						 "SELECT p.id, p.depth FROM %s p WHERE p.id IN (SELECT init_id FROM e)",
-						 tree->graph, tree->states),
-				4, types, values, SPI_OK_SELECT);
-		return SPI_processed;
-	}
-	return 0;
+	/* Edges copy the values of the states they lead to. */
+	spi_run(psprintf("WITH e AS (UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
+					 "proven = u.proven FROM unnest($1, $2, $3, $4, $6) "
+					 "u(id, utility, mobility, proven, changed) "
+					 "WHERE g.next_id = u.id AND u.changed RETURNING g.init_id) "
+					 "SELECT p.id, p.depth FROM %s p WHERE p.id IN (SELECT init_id FROM e)",
+					 tree->graph, tree->states),
+			6, types, values, SPI_OK_SELECT);
+	return SPI_processed;
 }
 
 /*
@@ -432,12 +444,11 @@ tree_propagate_stale(const Tree *tree)
 		bool		isnull;
 		int32		depth;
 
-		spi_run(psprintf("WITH d AS (SELECT depth FROM %1$s WHERE stale ORDER BY depth DESC LIMIT 1), "
-						 "batch AS (SELECT s.id FROM %1$s s, d WHERE s.stale AND s.depth = d.depth "
-						 "ORDER BY s.id LIMIT %2$d) "
-						 "UPDATE %1$s s SET stale = false FROM batch WHERE s.id = batch.id "
-						 "RETURNING s.id, s.depth", tree->states, CHUNK),
-				0, NULL, NULL, SPI_OK_UPDATE_RETURNING);
+		/* evaluate_wave() clears the marks of what it evaluates. */
+		spi_run(psprintf("WITH d AS (SELECT depth FROM %1$s WHERE stale ORDER BY depth DESC LIMIT 1) "
+						 "SELECT s.id, s.depth FROM %1$s s, d WHERE s.stale AND s.depth = d.depth "
+						 "ORDER BY s.id LIMIT %2$d", tree->states, CHUNK),
+				0, NULL, NULL, SPI_OK_SELECT);
 		n = SPI_processed;
 		if (n == 0)
 			break;
@@ -447,6 +458,9 @@ tree_propagate_stale(const Tree *tree)
 			ids[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
 		SPI_freetuptable(SPI_tuptable);
 		total += propagate_waves(tree, ids, n, depth, evaluations);
+		/* Whatever the waves left marked (no edges to evaluate) must not come back. */
+		spi_run(psprintf("UPDATE %s SET stale = false WHERE id = ANY($1) AND stale", tree->states),
+				1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(ids, n)}, SPI_OK_UPDATE);
 		pfree(ids);
 	}
 	hash_destroy(evaluations);
