@@ -292,34 +292,42 @@ read_existing_children(Batch *b)
 	const Tree *tree = b->tree;
 	int			n = hash_get_num_entries(b->children);
 	Datum	   *ids = palloc(n * sizeof(Datum));
-	Datum	   *states = palloc(n * sizeof(Datum));
-	Datum		values[2];
+	Datum		values[1];
 	HASH_SEQ_STATUS scan;
-	ChildEntry *entry;
+	ChildEntry *child;
 	int			i = 0;
 
 	hash_seq_init(&scan, b->children);
-	while ((entry = hash_seq_search(&scan)) != NULL)
-	{
-		ids[i] = Int64GetDatum(entry->id);
-		states[i++] = b->child_state[entry->index];
-	}
+	while ((child = hash_seq_search(&scan)) != NULL)
+		ids[i++] = Int64GetDatum(child->id);
 	values[0] = datum_array(ids, NULL, n, INT8OID);
-	values[1] = datum_array(states, NULL, n, JSONBOID);
-	spi_run(psprintf("SELECT s.id, s.state = u.state, s.utility, s.mobility, s.proven "
-					 "FROM unnest($1, $2) u(id, state) JOIN %s s ON s.id = u.id", tree->states),
-			2, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID}, values, SPI_OK_SELECT);
+	spi_run(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven "
+					 "FROM %s s WHERE s.id = ANY($1)", tree->states),
+			1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		HeapTuple	row = SPI_tuptable->vals[r];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
 		int64		id = DatumGetInt64(SPI_getbinval(row, desc, 1, &isnull));
-		int			c;
+		Jsonb	   *stored = DatumGetJsonbP(SPI_getbinval(row, desc, 2, &isnull));
+		ChildEntry *entry = hash_search(b->children, &id, HASH_FIND, NULL);
+		int			c = entry->index;
+		Jsonb	   *ours = DatumGetJsonbP(b->child_state[c]);
 
-		if (!DatumGetBool(SPI_getbinval(row, desc, 2, &isnull)))
-			hash_collision(tree, id);
-		c = ((ChildEntry *) hash_search(b->children, &id, HASH_FIND, NULL))->index;
+		/*
+		 * Encodings are canonical, so the same position has the same bytes;
+		 * a row written by hand may differ in fact order, so decode before
+		 * calling it a collision.
+		 */
+		if (VARSIZE(stored) != VARSIZE(ours) || memcmp(stored, ours, VARSIZE(ours)) != 0)
+		{
+			GameState  *theirs = gt_decode_state(tree->game, stored);
+
+			if (theirs->size != entry->state->size ||
+				memcmp(theirs->data, entry->state->data, theirs->size) != 0)
+				hash_collision(tree, id);
+		}
 		b->child_utility[c] = SPI_getbinval(row, desc, 3, &b->utility_null[c]);
 		b->child_mobility[c] = SPI_getbinval(row, desc, 4, &b->mobility_null[c]);
 		b->child_proven[c] = SPI_getbinval(row, desc, 5, &isnull);
