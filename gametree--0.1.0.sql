@@ -1,6 +1,9 @@
 -- gametree 0.1.0: install script
 \echo Use "CREATE EXTENSION gametree" to load this file. \quit
 
+-- Everyone may call the functions and grow trees of their own.
+GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;
+
 -- Game rules.  A game name always denotes the same rules, so the functions
 -- that only compute from their arguments are IMMUTABLE.
 

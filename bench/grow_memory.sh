@@ -23,7 +23,7 @@ grower=$!
 
 pid=
 while [ -z "$pid" ] && kill -0 $grower 2>/dev/null; do
-	pid=$(gt_psql -d $db -qAt -c "SELECT pid FROM pg_stat_activity WHERE application_name = '$app' AND datname = '$db'")
+	pid=$(gt_psql -d $db -qAt -c "SELECT pid FROM pg_stat_activity WHERE application_name = '$app' AND datname = '$db' AND backend_type = 'client backend'")
 	[ -n "$pid" ] || sleep 0.1
 done
 [ -n "$pid" ] || { wait $grower; echo "FAIL: the growing session ended before it was seen" >&2; exit 1; }
@@ -42,26 +42,37 @@ done
 wait $grower
 
 final=$(gt_psql -d $db -qAt -F' ' -c "SELECT states, edges FROM gametree.tree_stats('mem')")
+# Propagation every 30 s of grow brings peaks that last a few seconds: the
+# table shows, for each tenth of the run, the largest RssAnon seen in it.
 awk -v final="$final" '
 	{ t[NR] = $1; s[NR] = $2; anon[NR] = $3; rss[NR] = $4; hwm[NR] = $5 }
 	END {
 		split(final, f, " ")
 		printf "connect4 grow to %d states, %d edges, in %d s; backend memory sampled every second:\n",
 			f[1], f[2], t[NR]
-		printf "%8s %10s %12s %12s %12s\n", "seconds", "states", "RssAnon MB", "VmRSS MB", "VmHWM MB"
-		step = NR > 10 ? (NR - 1) / 9 : 1
-		for (k = 1; k <= NR; k += step) {
-			i = int(k + 0.5)
-			printf "%8d %10d %12.1f %12.1f %12.1f\n", t[i], s[i], anon[i] / 1024, rss[i] / 1024, hwm[i] / 1024
+		printf "%8s %10s %12s %14s %12s %12s\n", "seconds", "states", "RssAnon MB", "peak since MB",
+			"VmRSS MB", "VmHWM MB"
+		from = 1
+		for (k = 1; k <= 10; k++) {
+			to = int(NR * k / 10 + 0.5)
+			if (to < from)
+				continue
+			top = 0
+			for (i = from; i <= to; i++)
+				if (anon[i] > top) top = anon[i]
+			printf "%8d %10d %12.1f %14.1f %12.1f %12.1f\n", t[to], s[to], anon[to] / 1024, top / 1024,
+				rss[to] / 1024, hwm[to] / 1024
+			from = to + 1
 		}
-		if (i != NR)
-			printf "%8d %10d %12.1f %12.1f %12.1f\n", t[NR], s[NR], anon[NR] / 1024, rss[NR] / 1024, hwm[NR] / 1024
-		# Halves by tree size: the rate falls as the tree grows, so halves in time would not compare like with like.
+		# Halves by tree size: the rate falls as the tree grows, so halves in
+		# time would not compare like with like.
 		for (i = 1; i <= NR; i++) {
 			if (s[i] <= f[1] / 2) { if (anon[i] > first) first = anon[i] }
 			else if (anon[i] > second) second = anon[i]
-			if (anon[i] > peak) peak = anon[i]
+			if (anon[i] > peak) { peak = anon[i]; at = i }
 		}
-		printf "peak RssAnon %.1f MB, VmHWM %.1f MB\n", peak / 1024, hwm[NR] / 1024
-		printf "peak RssAnon, second half / first half of the states: %.2f\n", first ? second / first : 0
+		printf "peak RssAnon %.1f MB (at %d s, %d states), VmHWM %.1f MB\n", peak / 1024, t[at], s[at],
+			hwm[NR] / 1024
+		printf "peak RssAnon, second half / first half of the states: %.2f (%.1f / %.1f MB)\n",
+			first ? second / first : 0, second / 1024, first / 1024
 	}' "$samples"

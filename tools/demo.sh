@@ -7,8 +7,9 @@ gt_setup
 if ! gt_psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'gametree'" | grep -q 1; then
 	gt_psql -q -d postgres -c "CREATE DATABASE gametree"
 fi
-# Recreate the extension so the demo shows this checkout's build.
-gt_psql -q -d gametree -c "DROP EXTENSION IF EXISTS gametree CASCADE" -c "CREATE EXTENSION gametree" 2>/dev/null
+# Trees others made in this database stay; the demo replaces only its own.
+gt_psql -q -d gametree -c "CREATE EXTENSION IF NOT EXISTS gametree"
+
 gt_psql -q -d gametree -f "$GT_ROOT/tools/demo.sql"
 cat <<MSG
 

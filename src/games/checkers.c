@@ -7,8 +7,8 @@
  * who is to move) and ["clock", n], the draw counter.  Actions:
  * ["move", from, to] and ["jump", from, landing, ...] with every landing
  * square, so that two multi-jumps over different paths stay distinct; PDN
- * "9-13", "22x15x8" and the short "22x8" are accepted too.  See
- * doc/checkers.md.
+ * "9-13", "22x15x8" and the short "22x8" are accepted too.  See README.md,
+ * section checkers.
  *
  * Board: one bit per dark square in a 35-bit layout with a ghost bit after
  * every 8 squares (bit = s + s / 8 for s = square - 1), so that the four

@@ -1,6 +1,6 @@
 /*
  * chess.c: the chess game of gametree, FIDE rules with the facts of GGP's
- * chess.kif (see doc/chess.md).  This file fills the vtable; the rules live
+ * chess.kif (see README.md, section chess).  This file fills the vtable; the rules live
  * in position.c and movegen.c, the edge formats in facts.c and fen.c.
  */
 #include "postgres.h"

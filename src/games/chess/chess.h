@@ -103,7 +103,7 @@ checkers(const Position *pos)
 		pos->color[pos->side ^ 1];
 }
 
-/* Dead positions without pawns, rooks and queens (see doc/chess.md). */
+/* Dead positions without pawns, rooks and queens (see README.md, section chess). */
 static inline bool
 insufficient_material(const Position *pos)
 {
