@@ -16,7 +16,7 @@ gt_psql -d $db -q -f "$(dirname "$0")/tictactoe_plpgsql.sql"
 # Seconds the statements take together, run one after another in one
 # session (CALLs that commit cannot share a query string).
 session_seconds() {
-	local db=$1 args=(); shift
+	local db=$1 sql args=(); shift
 	for sql in "$@"; do args+=(-c "$sql"); done
 	gt_psql -d "$db" -qAt -c '\timing on' "${args[@]}" | awk '/^Time:/ { t += $2 } END { printf "%.6f\n", t / 1000 }'
 }
