@@ -336,7 +336,7 @@ DECLARE
     step record;
     budget bigint;
     mine bigint := 0;
-    analyzed bigint := 500;
+    analyzed bigint := 10000;
     stored bigint := 0;
 BEGIN
     IF tree IS NULL THEN

@@ -40,7 +40,7 @@
 
 #define EPSILON 1e-9
 #define MAX_EVALUATIONS 1000	/* per state and call: ends cycles that do not settle */
-#define CHUNK 50000				/* states per wave of the full recomputation */
+#define CHUNK 10000				/* stale states fetched at once: bounds a wave's memory */
 
 typedef struct Value
 {
@@ -362,6 +362,7 @@ propagate_waves(const Tree *tree, int64 *ids, int nids, int32 depth, HTAB *evalu
 	MemoryContext wave_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation wave",
 												   ALLOCSET_DEFAULT_SIZES);
 	MemoryContext outer = CurrentMemoryContext;
+	int64	   *first_ids = ids;
 
 	while (nids > 0)
 	{
@@ -376,10 +377,9 @@ propagate_waves(const Tree *tree, int64 *ids, int nids, int32 depth, HTAB *evalu
 		nparents = evaluate_wave(tree, ids, nids);
 		total += nids;
 
-		/* The next wave's ids outlive this wave's memory. */
-		MemoryContextSwitchTo(outer);
-		next_ids = palloc(Max(nparents, 1) * sizeof(int64));
 		shallower = palloc(Max(nparents, 1) * sizeof(int64));
+		/* The next wave's ids outlive this wave's memory. */
+		next_ids = MemoryContextAlloc(outer, Max(nparents, 1) * sizeof(int64));
 		for (uint64 i = 0; i < nparents; i++)
 		{
 			bool		isnull;
@@ -412,9 +412,12 @@ propagate_waves(const Tree *tree, int64 *ids, int nids, int32 depth, HTAB *evalu
 					1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(shallower, nshallower)},
 					SPI_OK_UPDATE);
 		MemoryContextReset(wave_cxt);
+		if (ids != first_ids)
+			pfree(ids);
 		ids = next_ids;
 		nids = nnext;
 	}
+	MemoryContextSwitchTo(outer);
 	MemoryContextDelete(wave_cxt);
 	return total;
 }

@@ -24,8 +24,15 @@ int8_array(const int64 *values, int n)
 int
 spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
 {
+	MemoryContext caller = CurrentMemoryContext;
 	int			rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
 
+	/*
+	 * SPI returns in its procedure context, which lives until SPI_finish:
+	 * go back to the caller's (per-wave, per-batch) context so that loops
+	 * do not accumulate memory.
+	 */
+	MemoryContextSwitchTo(caller);
 	if (rc != expected)
 		elog(ERROR, "gametree: SPI returned %d for: %s", rc, sql);
 	return rc;

@@ -36,6 +36,7 @@ extern int64 tree_propagate_stale(const Tree *tree);
 
 /* SPI helpers. */
 extern Datum int8_array(const int64 *values, int n);
+/* Runs a statement and checks its result code; keeps the caller's memory context. */
 extern int	spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
 
 #endif
