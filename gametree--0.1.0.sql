@@ -329,10 +329,12 @@ DECLARE
     min_batch constant integer := 250;
     began timestamptz := clock_timestamp();
     noticed timestamptz := clock_timestamp();
-    propagated timestamptz := clock_timestamp();
     -- Values are carried upward in bulk: once per batch would revisit the
-    -- whole upper tree every time.
-    propagate_every constant interval := '30 seconds';
+    -- whole upper tree every time.  At least 30 s apart, and at least three
+    -- times as long as the last one took, so propagation stays under a
+    -- quarter of the job.
+    propagate_at timestamptz := clock_timestamp() + interval '30 seconds';
+    propagation_began timestamptz;
     step record;
     budget bigint;
     mine bigint := 0;
@@ -382,10 +384,12 @@ BEGIN
         FROM @extschema@.trees c
         WHERE p.pid = pg_backend_pid() AND c.schema = t.schema AND c.name = t.name;
         COMMIT;
-        IF clock_timestamp() - propagated >= propagate_every THEN
+        IF clock_timestamp() >= propagate_at THEN
+            propagation_began := clock_timestamp();
             PERFORM @extschema@.propagate(format('%I.%I', t.schema, t.name), false);
             COMMIT;
-            propagated := clock_timestamp();
+            propagate_at := clock_timestamp()
+                + greatest(interval '30 seconds', 3 * (clock_timestamp() - propagation_began));
         END IF;
         IF clock_timestamp() - noticed >= interval '1 second' THEN
             noticed := clock_timestamp();
