@@ -201,6 +201,9 @@ DECLARE
     over boolean;
     zeros jsonb;
 BEGIN
+    IF name IS NULL OR game IS NULL THEN
+        RAISE EXCEPTION 'tree name and game must not be NULL' USING ERRCODE = '22004';
+    END IF;
     IF cardinality(parts) > 2 THEN
         RAISE EXCEPTION 'invalid tree name "%"', name USING ERRCODE = '22023',
             HINT = 'A tree is named name or schema.name.';

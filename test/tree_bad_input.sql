@@ -1,6 +1,6 @@
 -- bad input to the tree functions: an ERROR with a SQLSTATE, and the trees unchanged
 BEGIN;
-SELECT plan(14);
+SELECT plan(16);
 
 SELECT gametree.create_tree('bt', 'tictactoe');
 SELECT gametree.expand('bt', (SELECT root_id FROM gametree.trees WHERE name = 'bt'));
@@ -23,6 +23,10 @@ SELECT throws_ok($$SELECT gametree.create_tree('bt', 'tictactoe')$$, '42P07', 't
                  'create_tree: the name is taken');
 SELECT throws_ok($$SELECT gametree.create_tree('a.b.c', 'tictactoe')$$, '22023', 'invalid tree name "a.b.c"',
                  'create_tree: a name with three parts');
+SELECT throws_ok($$SELECT gametree.create_tree('bad', NULL)$$, '22004', 'tree name and game must not be NULL',
+                 'create_tree: no game');
+SELECT throws_ok($$SELECT gametree.create_tree('', 'tictactoe')$$, '22023', NULL,
+                 'create_tree: an empty name');
 SELECT throws_ok($$CALL gametree.grow('nosuchtree')$$, '22023', 'unknown tree "nosuchtree"', 'grow: unknown tree');
 SELECT throws_ok($$CALL gametree.grow('bt', max_states => -1)$$, '22023', 'grow limits must not be negative',
                  'grow: negative max_states');
