@@ -78,20 +78,6 @@ shift(uint64 x, int by)
 	return by >= 0 ? x << by : x >> -by;
 }
 
-/*
- * pg_popcount64 is called through a pointer (chosen at run time); the build
- * targets x86-64-v2, so the builtin is one popcnt instruction.
- */
-static inline int
-count_bits(uint64 x)
-{
-#ifdef HAVE__BUILTIN_POPCOUNT
-	return __builtin_popcountll(x);
-#else
-	return pg_popcount64(x);
-#endif
-}
-
 static inline int
 first_bit(uint64 x)
 {
@@ -215,7 +201,7 @@ count_jumps(const Checkers *c, int s, uint64 jump)
 			continue;
 		land = shift(men & shift(opp, -offset[d]) & shift(empty, -2 * offset[d]), 2 * offset[d]);
 		more = land & goes_on;
-		n += count_bits(land & ~more);
+		n += gt_popcount64(land & ~more);
 		while (more)
 		{
 			int			at = first_bit(more);
@@ -271,7 +257,7 @@ generate_side(const Checkers *c, int s, GameMove *moves)
 
 		if (moves == NULL)
 		{
-			n += count_bits(targets);
+			n += gt_popcount64(targets);
 			continue;
 		}
 		while (targets)
@@ -532,9 +518,9 @@ check_position(const Game *game, const Checkers *c)
 	{
 		uint64		men = c->piece[side] & ~c->king & crown_row[side];
 
-		if (count_bits(c->piece[side]) > MAX_PIECES)
+		if (gt_popcount64(c->piece[side]) > MAX_PIECES)
 			gt_invalid_state(game, "%s has %d pieces, but a side has at most %d",
-							 roles[side], count_bits(c->piece[side]), MAX_PIECES);
+							 roles[side], gt_popcount64(c->piece[side]), MAX_PIECES);
 		if (men)
 			gt_invalid_state(game, "a %s man on square %d would have been crowned",
 							 roles[side], SQUARE_OF(first_bit(men)) + 1);

@@ -70,7 +70,7 @@ c4_control(const Game *game, const GameState *state)
 
 	if (c4_terminal(game, state))
 		return GT_NO_ROLE;
-	return pg_popcount64(c->disc[RED]) == pg_popcount64(c->disc[BLACK]) ? RED : BLACK;
+	return gt_popcount64(c->disc[RED]) == gt_popcount64(c->disc[BLACK]) ? RED : BLACK;
 }
 
 static int
@@ -93,7 +93,7 @@ c4_next(const Game *game, const GameState *state, GameMove move, GameState *out)
 {
 	const Connect4 *c = GT_STATE_AS(state, Connect4);
 	uint64		occupied = c->disc[RED] | c->disc[BLACK];
-	int			mover = pg_popcount64(c->disc[RED]) == pg_popcount64(c->disc[BLACK]) ? RED : BLACK;
+	int			mover = gt_popcount64(c->disc[RED]) == gt_popcount64(c->disc[BLACK]) ? RED : BLACK;
 	uint64		column_bottom = UINT64CONST(1) << (H * move);
 
 	gt_state_copy(out, state);
@@ -214,8 +214,8 @@ c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 		gt_invalid_state(game, "the disc at (%d, %d) floats above an empty cell",
 						 bit / H + 1, bit % H + 1);
 	}
-	nred = pg_popcount64(c->disc[RED]);
-	nblack = pg_popcount64(c->disc[BLACK]);
+	nred = gt_popcount64(c->disc[RED]);
+	nblack = gt_popcount64(c->disc[BLACK]);
 	if (nred != nblack && nred != nblack + 1)
 		gt_invalid_state(game, "%d red and %d black discs cannot arise, since red moves first and they alternate",
 						 nred, nblack);

@@ -62,7 +62,7 @@ ttt_control(const Game *game, const GameState *state)
 
 	if (ttt_terminal(game, state))
 		return GT_NO_ROLE;
-	return pg_popcount32(t->mark[X]) == pg_popcount32(t->mark[O]) ? X : O;
+	return gt_popcount64(t->mark[X]) == gt_popcount64(t->mark[O]) ? X : O;
 }
 
 static int
@@ -191,8 +191,8 @@ ttt_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 			fact_unknown(f);
 	}
 
-	nx = pg_popcount32(t->mark[X]);
-	no = pg_popcount32(t->mark[O]);
+	nx = gt_popcount64(t->mark[X]);
+	no = gt_popcount64(t->mark[O]);
 	if (nx != no && nx != no + 1)
 		gt_invalid_state(game, "%d x's and %d o's cannot arise, since xplayer moves first and they alternate",
 						 nx, no);
