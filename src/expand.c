@@ -259,19 +259,6 @@ add_edge(Batch *b, int64 init, int64 move, int child)
 	b->nedges++;
 }
 
-static Datum
-datum_array(Datum *values, bool *nulls, int n, Oid type)
-{
-	int16		len;
-	bool		byval;
-	char		align;
-	int			dims[1] = {n};
-	int			lbs[1] = {1};
-
-	get_typlenbyvalalign(type, &len, &byval, &align);
-	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs, type, len, byval, align));
-}
-
 /* Counts of what one call stored. */
 typedef struct Stored
 {

@@ -258,8 +258,6 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 	bool	   *null_best = palloc(Max(nids, 1) * sizeof(bool));
 	Datum	   *upd_changed = palloc(Max(nids, 1) * sizeof(Datum));
 	int			nupdates = 0;
-	int			dims[1];
-	int			lbs[1] = {1};
 	Datum		values[6];
 	Oid			types[6] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID,
 	BOOLARRAYOID};
@@ -321,16 +319,12 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 
 	if (nupdates == 0)
 		return 0;
-	dims[0] = nupdates;
 	values[0] = int8_array(upd_id, nupdates);
-	values[1] = PointerGetDatum(construct_md_array(upd_utility, null_utility, 1, dims, lbs,
-												   JSONBOID, -1, false, TYPALIGN_INT));
-	values[2] = PointerGetDatum(construct_md_array(upd_mobility, null_mobility, 1, dims, lbs,
-												   JSONBOID, -1, false, TYPALIGN_INT));
-	values[3] = PointerGetDatum(construct_array(upd_proven, nupdates, BOOLOID, 1, true, TYPALIGN_CHAR));
-	values[4] = PointerGetDatum(construct_md_array(upd_best, null_best, 1, dims, lbs, INT8OID,
-												   8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	values[5] = PointerGetDatum(construct_array(upd_changed, nupdates, BOOLOID, 1, true, TYPALIGN_CHAR));
+	values[1] = datum_array(upd_utility, null_utility, nupdates, JSONBOID);
+	values[2] = datum_array(upd_mobility, null_mobility, nupdates, JSONBOID);
+	values[3] = datum_array(upd_proven, NULL, nupdates, BOOLOID);
+	values[4] = datum_array(upd_best, null_best, nupdates, INT8OID);
+	values[5] = datum_array(upd_changed, NULL, nupdates, BOOLOID);
 	spi_run(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
 					 "proven = u.proven, best_move = u.best, stale = false "
 					 "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best) "

@@ -12,13 +12,26 @@
 #include "utils/lsyscache.h"
 
 Datum
+datum_array(Datum *values, bool *nulls, int n, Oid type)
+{
+	int16		len;
+	bool		byval;
+	char		align;
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+
+	get_typlenbyvalalign(type, &len, &byval, &align);
+	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs, type, len, byval, align));
+}
+
+Datum
 int8_array(const int64 *values, int n)
 {
 	Datum	   *d = palloc(Max(n, 1) * sizeof(Datum));
 
 	for (int i = 0; i < n; i++)
 		d[i] = Int64GetDatum(values[i]);
-	return PointerGetDatum(construct_array(d, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	return datum_array(d, NULL, n, INT8OID);
 }
 
 int

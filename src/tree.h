@@ -35,6 +35,8 @@ extern void tree_count(const Tree *tree, int64 states, int64 edges, int64 fronti
 extern int64 tree_propagate_stale(const Tree *tree);
 
 /* SPI helpers. */
+/* One-dimensional SQL arrays for statement parameters (nulls may be NULL). */
+extern Datum datum_array(Datum *values, bool *nulls, int n, Oid type);
 extern Datum int8_array(const int64 *values, int n);
 /* Runs a statement and checks its result code; keeps the caller's memory context. */
 extern int	spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
