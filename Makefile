@@ -1,14 +1,19 @@
 # gametree: PGXS build.  `make && make install`, then CREATE EXTENSION gametree.
 EXTENSION = gametree
-EXTVERSION = 0.1.0
+EXTVERSION = 0.2.0
 MODULE_big = gametree
-OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/games/*.c src/games/*/*.c)))
-DATA = $(EXTENSION)--$(EXTVERSION).sql
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*/*.c src/games/*/*.c)))
+# The install script of this version and the upgrade scripts to it.
+DATA = $(EXTENSION)--$(EXTVERSION).sql $(wildcard $(EXTENSION)--*--*.sql)
 PG_CPPFLAGS = -Isrc
 PG_CFLAGS = -O3
 # popcnt in hardware: the bitboard games count bits in their inner loops
 ifeq ($(shell uname -m),x86_64)
 PG_CFLAGS += -march=x86-64-v2
+endif
+# Only the SQL entry points are exported (src/exports.map).
+ifeq ($(shell uname -s),Linux)
+SHLIB_LINK += -Wl,--version-script=$(CURDIR)/src/exports.map
 endif
 
 # pg_regress: one file per feature, top-level sql/ and expected/

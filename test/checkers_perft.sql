@@ -1,4 +1,4 @@
--- checkers perft against the published counts (../shared/reference, loaded by
+-- checkers perft against the published counts (test/data/perft.tsv, loaded by
 -- tools/check.sh) and, for positions with kings, against rapid-draughts
 BEGIN;
 SELECT plan(3);

@@ -1,4 +1,4 @@
--- chess perft against the published counts in ../shared/reference (loaded by tools/check.sh)
+-- chess perft against the published counts in test/data/perft.tsv (loaded by tools/check.sh)
 BEGIN;
 SELECT plan(4);
 

@@ -22,18 +22,18 @@ failed=$((failed + regress_failed))
 
 gt_log "pgTAP: $(ls test/*.sql | wc -l) files"
 gt_fresh_database gametree_tap pgtap dblink
-# Published counts from ../shared/reference, for the tests to compare with.
+# Published and independently computed counts (test/data/README.md), for
+# the tests to compare with.
 gt_psql -q -d gametree_tap \
-	-c "CREATE TABLE public.reference_perft (game text, name text, position text, depth int, count bigint)" \
-	-c "CREATE TABLE public.reference_positions (game text, ply int, count bigint)"
-for f in "$GT_SHARED"/reference/*.tsv; do
+	-c "CREATE TABLE public.reference_perft (game text, name text, position text, depth int, count bigint,
+	                                          count_with_early_ends bigint, source text)" \
+	-c "CREATE TABLE public.reference_perft_move_rules (game text, name text, position text, depth int,
+	                                                     count bigint, source text)" \
+	-c "CREATE TABLE public.reference_positions (game text, ply int, count bigint, source text)"
+for table in perft perft_move_rules positions; do
 	gt_psql -q -d gametree_tap \
-		-c "\\copy public.reference_perft (name, position, depth, count) FROM '$f' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)" \
-		-c "UPDATE public.reference_perft SET game = '$(basename "$f" .tsv)' WHERE game IS NULL"
+		-c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
 done
-grep -v '^#' "$GT_SHARED/reference/connect4_positions.txt" | tr -s ' ' '\n' | grep . |
-	awk '{ printf "connect4\t%d\t%s\n", NR - 1, $1 }' |
-	gt_psql -q -d gametree_tap -c "\\copy public.reference_positions FROM STDIN"
 cd "$GT_ROOT"
 pg_prove --verbose --dbname gametree_tap --ext .sql -r test/ >"$log/tap.out" 2>&1 || true
 cat "$log/tap.out"

@@ -4,7 +4,6 @@
 set -euo pipefail
 
 GT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-GT_SHARED=${GAMETREE_SHARED:-$(cd "$GT_ROOT/.." && pwd)/shared}
 GT_PGVERSION=15
 GT_PGBIN=/usr/lib/postgresql/$GT_PGVERSION/bin
 GT_PACKAGES="postgresql-$GT_PGVERSION postgresql-server-dev-$GT_PGVERSION libjson-c-dev libpq-dev

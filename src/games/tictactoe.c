@@ -9,8 +9,8 @@
  */
 #include "postgres.h"
 
-#include "../game.h"
-#include "../jsonfacts.h"
+#include "core/game.h"
+#include "core/jsonfacts.h"
 #include "lib/stringinfo.h"
 #include "port/pg_bitutils.h"
 

@@ -11,7 +11,7 @@
 
 #include "postgres.h"
 
-#include "../../game.h"
+#include "core/game.h"
 #include "bitboard.h"
 
 /* Castling rights, one bit each. */

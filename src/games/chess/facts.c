@@ -12,7 +12,7 @@
 #include "postgres.h"
 
 #include "chess.h"
-#include "../../jsonfacts.h"
+#include "core/jsonfacts.h"
 
 static const char *const files[8] = {"a", "b", "c", "d", "e", "f", "g", "h"};
 static const char *const piece_codes[13] = {

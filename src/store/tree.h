@@ -6,7 +6,7 @@
 #ifndef GAMETREE_TREE_H
 #define GAMETREE_TREE_H
 
-#include "game.h"
+#include "core/game.h"
 
 typedef struct Tree
 {

@@ -8,7 +8,7 @@
 #ifndef GAMETREE_JSONFACTS_H
 #define GAMETREE_JSONFACTS_H
 
-#include "game.h"
+#include "core/game.h"
 #include "utils/numeric.h"
 
 struct JsonOut

@@ -6,15 +6,15 @@
 #include "postgres.h"
 
 #include "funcapi.h"
-#include "game.h"
+#include "core/game.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
 PG_MODULE_MAGIC;
 
-PG_FUNCTION_INFO_V1(games);
+PG_FUNCTION_INFO_V1(gametree_games);
 Datum
-games(PG_FUNCTION_ARGS)
+gametree_games(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 
@@ -37,9 +37,9 @@ games(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-PG_FUNCTION_INFO_V1(initial);
+PG_FUNCTION_INFO_V1(gametree_initial);
 Datum
-initial(PG_FUNCTION_ARGS)
+gametree_initial(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_state_alloc(game);
@@ -48,9 +48,9 @@ initial(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(gt_encode_state(game, state));
 }
 
-PG_FUNCTION_INFO_V1(legal);
+PG_FUNCTION_INFO_V1(gametree_legal);
 Datum
-legal(PG_FUNCTION_ARGS)
+gametree_legal(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
@@ -69,9 +69,9 @@ legal(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-PG_FUNCTION_INFO_V1(next);
+PG_FUNCTION_INFO_V1(gametree_next);
 Datum
-next(PG_FUNCTION_ARGS)
+gametree_next(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
@@ -82,9 +82,9 @@ next(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(gt_encode_state(game, after));
 }
 
-PG_FUNCTION_INFO_V1(successors);
+PG_FUNCTION_INFO_V1(gametree_successors);
 Datum
-successors(PG_FUNCTION_ARGS)
+gametree_successors(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
@@ -107,9 +107,9 @@ successors(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-PG_FUNCTION_INFO_V1(terminal);
+PG_FUNCTION_INFO_V1(gametree_terminal);
 Datum
-terminal(PG_FUNCTION_ARGS)
+gametree_terminal(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
@@ -117,9 +117,9 @@ terminal(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(game->terminal(game, state));
 }
 
-PG_FUNCTION_INFO_V1(goal);
+PG_FUNCTION_INFO_V1(gametree_goal);
 Datum
-goal(PG_FUNCTION_ARGS)
+gametree_goal(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
@@ -129,9 +129,9 @@ goal(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(gt_encode_goals(game, state));
 }
 
-PG_FUNCTION_INFO_V1(control);
+PG_FUNCTION_INFO_V1(gametree_control);
 Datum
-control(PG_FUNCTION_ARGS)
+gametree_control(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
@@ -142,9 +142,9 @@ control(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(game->roles[role]));
 }
 
-PG_FUNCTION_INFO_V1(board);
+PG_FUNCTION_INFO_V1(gametree_board);
 Datum
-board(PG_FUNCTION_ARGS)
+gametree_board(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
@@ -152,9 +152,9 @@ board(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(game->board(game, state)));
 }
 
-PG_FUNCTION_INFO_V1(state_hash);
+PG_FUNCTION_INFO_V1(gametree_state_hash);
 Datum
-state_hash(PG_FUNCTION_ARGS)
+gametree_state_hash(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
@@ -162,18 +162,18 @@ state_hash(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) gt_state_hash(game, state));
 }
 
-PG_FUNCTION_INFO_V1(canonical);
+PG_FUNCTION_INFO_V1(gametree_canonical);
 Datum
-canonical(PG_FUNCTION_ARGS)
+gametree_canonical(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 
 	PG_RETURN_JSONB_P(gt_encode_state(game, gt_decode_state(game, PG_GETARG_JSONB_P(1))));
 }
 
-PG_FUNCTION_INFO_V1(heuristic);
+PG_FUNCTION_INFO_V1(gametree_heuristic);
 Datum
-heuristic(PG_FUNCTION_ARGS)
+gametree_heuristic(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));

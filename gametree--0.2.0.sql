@@ -1,4 +1,4 @@
--- gametree 0.1.0: install script
+-- gametree 0.2.0: install script
 \echo Use "CREATE EXTENSION gametree" to load this file. \quit
 
 -- Everyone may call the functions and grow trees of their own.
@@ -9,56 +9,56 @@ GRANT USAGE ON SCHEMA @extschema@ TO PUBLIC;
 
 CREATE FUNCTION @extschema@.games()
 RETURNS TABLE (game text, roles text[], description text)
-AS 'MODULE_PATHNAME', 'games'
+AS 'MODULE_PATHNAME', 'gametree_games'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.games() IS
 'The games this server knows: name, roles in GGP order, description';
 
 CREATE FUNCTION @extschema@.initial(game text)
 RETURNS jsonb
-AS 'MODULE_PATHNAME', 'initial'
+AS 'MODULE_PATHNAME', 'gametree_initial'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.initial(text) IS
 'The initial state of a game, as a canonical JSON array of facts';
 
 CREATE FUNCTION @extschema@.legal(game text, state jsonb)
 RETURNS SETOF jsonb
-AS 'MODULE_PATHNAME', 'legal'
+AS 'MODULE_PATHNAME', 'gametree_legal'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 30;
 COMMENT ON FUNCTION @extschema@.legal(text, jsonb) IS
 'The legal joint moves of a state, in the game''s documented order; none when terminal';
 
 CREATE FUNCTION @extschema@.next(game text, state jsonb, move jsonb)
 RETURNS jsonb
-AS 'MODULE_PATHNAME', 'next'
+AS 'MODULE_PATHNAME', 'gametree_next'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.next(text, jsonb, jsonb) IS
 'The state after a joint move (or the bare action of the role in control)';
 
 CREATE FUNCTION @extschema@.successors(game text, state jsonb)
 RETURNS TABLE (move jsonb, next jsonb)
-AS 'MODULE_PATHNAME', 'successors'
+AS 'MODULE_PATHNAME', 'gametree_successors'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 30;
 COMMENT ON FUNCTION @extschema@.successors(text, jsonb) IS
 'Every legal joint move of a state with the state it leads to, in legal() order';
 
 CREATE FUNCTION @extschema@.terminal(game text, state jsonb)
 RETURNS boolean
-AS 'MODULE_PATHNAME', 'terminal'
+AS 'MODULE_PATHNAME', 'gametree_terminal'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.terminal(text, jsonb) IS
 'True when play has ended in the state';
 
 CREATE FUNCTION @extschema@.goal(game text, state jsonb)
 RETURNS jsonb
-AS 'MODULE_PATHNAME', 'goal'
+AS 'MODULE_PATHNAME', 'gametree_goal'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.goal(text, jsonb) IS
 'Goal values {"role": 0..100, ...} of a terminal state; NULL when play goes on';
 
 CREATE FUNCTION @extschema@.control(game text, state jsonb)
 RETURNS text
-AS 'MODULE_PATHNAME', 'control'
+AS 'MODULE_PATHNAME', 'gametree_control'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.control(text, jsonb) IS
 'The role to move; NULL when the state is terminal or moves are simultaneous';
@@ -66,49 +66,49 @@ COMMENT ON FUNCTION @extschema@.control(text, jsonb) IS
 CREATE FUNCTION @extschema@.perft(game text, state jsonb, depth integer,
                                   include_terminal boolean DEFAULT false)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'perft'
+AS 'MODULE_PATHNAME', 'gametree_perft'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000000;
 COMMENT ON FUNCTION @extschema@.perft(text, jsonb, integer, boolean) IS
 'Leaf nodes of the move tree depth plies deep; lines that end earlier count only when include_terminal';
 
 CREATE FUNCTION @extschema@.board(game text, state jsonb)
 RETURNS text
-AS 'MODULE_PATHNAME', 'board'
+AS 'MODULE_PATHNAME', 'gametree_board'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.board(text, jsonb) IS
 'A picture of the position, for psql';
 
 CREATE FUNCTION @extschema@.state_hash(game text, state jsonb)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'state_hash'
+AS 'MODULE_PATHNAME', 'gametree_state_hash'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.state_hash(text, jsonb) IS
 '64-bit hash of a position, stable across runs, builds and machines (storage and shard key)';
 
 CREATE FUNCTION @extschema@.from_fen(game text, fen text)
 RETURNS jsonb
-AS 'MODULE_PATHNAME', 'from_fen'
+AS 'MODULE_PATHNAME', 'gametree_from_fen'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.from_fen(text, text) IS
 'The state written in the game''s text notation: FEN for chess, PDN FEN for checkers';
 
 CREATE FUNCTION @extschema@.to_fen(game text, state jsonb)
 RETURNS text
-AS 'MODULE_PATHNAME', 'to_fen'
+AS 'MODULE_PATHNAME', 'gametree_to_fen'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.to_fen(text, jsonb) IS
 'The state in the game''s text notation: FEN for chess, PDN FEN for checkers';
 
 CREATE FUNCTION @extschema@.canonical(game text, state jsonb)
 RETURNS jsonb
-AS 'MODULE_PATHNAME', 'canonical'
+AS 'MODULE_PATHNAME', 'gametree_canonical'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.canonical(text, jsonb) IS
 'The canonical encoding of a state (fixed fact order), as stored in trees';
 
 CREATE FUNCTION @extschema@.heuristic(game text, state jsonb)
 RETURNS jsonb
-AS 'MODULE_PATHNAME', 'heuristic'
+AS 'MODULE_PATHNAME', 'gametree_heuristic'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.heuristic(text, jsonb) IS
 'The game''s estimate {"role": 0..100, ...} of a non-terminal state; NULL when terminal or the game has none';
@@ -302,7 +302,7 @@ COMMENT ON FUNCTION @extschema@.drop_tree(text) IS
 
 CREATE FUNCTION @extschema@.expand(tree text, state_id bigint)
 RETURNS integer
-AS 'MODULE_PATHNAME', 'expand'
+AS 'MODULE_PATHNAME', 'gametree_expand'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.expand(text, bigint) IS
 'Adds every successor of one state (reusing existing states and moves), then propagates upward; returns the edges added (0 when already expanded)';
@@ -310,14 +310,14 @@ COMMENT ON FUNCTION @extschema@.expand(text, bigint) IS
 CREATE FUNCTION @extschema@.grow_step(tree text, batch_size integer, max_depth integer DEFAULT NULL,
                                       OUT expanded bigint, OUT states bigint, OUT edges bigint)
 RETURNS record
-AS 'MODULE_PATHNAME', 'grow_step'
+AS 'MODULE_PATHNAME', 'gametree_grow_step'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.grow_step(text, integer, integer) IS
 'One batch of grow: expands up to batch_size frontier states, shallowest first, that no other session holds, and marks them stale for propagate(tree, false)';
 
 CREATE FUNCTION @extschema@.propagate(tree text, from_scratch boolean DEFAULT true)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'propagate'
+AS 'MODULE_PATHNAME', 'gametree_propagate'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.propagate(text, boolean) IS
 'Recomputes every utility, mobility and proven flag from scratch (or, with from_scratch false, only what stale states need), deepest states first; returns the evaluations made';

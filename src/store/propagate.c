@@ -29,7 +29,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
-#include "tree.h"
+#include "store/tree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -464,9 +464,9 @@ tree_propagate_stale(const Tree *tree)
 	return total;
 }
 
-PG_FUNCTION_INFO_V1(propagate);
+PG_FUNCTION_INFO_V1(gametree_propagate);
 Datum
-propagate(PG_FUNCTION_ARGS)
+gametree_propagate(PG_FUNCTION_ARGS)
 {
 	bool		from_scratch = PG_GETARG_BOOL(1);
 	Tree	   *tree;

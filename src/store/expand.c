@@ -17,9 +17,9 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "jsonfacts.h"
+#include "core/jsonfacts.h"
 #include "miscadmin.h"
-#include "tree.h"
+#include "store/tree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -464,9 +464,9 @@ expand_rows(const Tree *tree, Stored *stored)
 	store_batch(&b, parents, nrows, stored);
 }
 
-PG_FUNCTION_INFO_V1(expand);
+PG_FUNCTION_INFO_V1(gametree_expand);
 Datum
-expand(PG_FUNCTION_ARGS)
+gametree_expand(PG_FUNCTION_ARGS)
 {
 	int64		state_id = PG_GETARG_INT64(1);
 	Stored		stored = {0};
@@ -492,9 +492,9 @@ expand(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32((int32) stored.edges);
 }
 
-PG_FUNCTION_INFO_V1(grow_step);
+PG_FUNCTION_INFO_V1(gametree_grow_step);
 Datum
-grow_step(PG_FUNCTION_ARGS)
+gametree_grow_step(PG_FUNCTION_ARGS)
 {
 	int32		batch_size = PG_GETARG_INT32(1);
 	int32		max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);

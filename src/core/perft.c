@@ -9,7 +9,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "game.h"
+#include "core/game.h"
 #include "miscadmin.h"
 #include "utils/jsonb.h"
 
@@ -66,9 +66,9 @@ gt_perft_generic(const Game *game, const GameState *state, int depth, bool inclu
 	return perft_ply(&stack, 0, depth);
 }
 
-PG_FUNCTION_INFO_V1(perft);
+PG_FUNCTION_INFO_V1(gametree_perft);
 Datum
-perft(PG_FUNCTION_ARGS)
+gametree_perft(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));

@@ -6,7 +6,7 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
-#include "tree.h"
+#include "store/tree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"

@@ -4,8 +4,8 @@
  */
 #include "postgres.h"
 
-#include "game.h"
-#include "jsonfacts.h"
+#include "core/game.h"
+#include "core/jsonfacts.h"
 #include <math.h>
 
 #include "utils/builtins.h"

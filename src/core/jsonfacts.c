@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "jsonfacts.h"
+#include "core/jsonfacts.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"

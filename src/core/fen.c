@@ -5,7 +5,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "game.h"
+#include "core/game.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -19,9 +19,9 @@ require_notation(const Game *game, bool present)
 				 errhint("Use the JSON facts of gametree.initial('%s') instead.", game->name)));
 }
 
-PG_FUNCTION_INFO_V1(from_fen);
+PG_FUNCTION_INFO_V1(gametree_from_fen);
 Datum
-from_fen(PG_FUNCTION_ARGS)
+gametree_from_fen(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_state_alloc(game);
@@ -31,9 +31,9 @@ from_fen(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(gt_encode_state(game, state));
 }
 
-PG_FUNCTION_INFO_V1(to_fen);
+PG_FUNCTION_INFO_V1(gametree_to_fen);
 Datum
-to_fen(PG_FUNCTION_ARGS)
+gametree_to_fen(PG_FUNCTION_ARGS)
 {
 	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
