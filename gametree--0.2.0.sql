@@ -64,12 +64,13 @@ COMMENT ON FUNCTION @extschema@.control(text, jsonb) IS
 'The role to move; NULL when the state is terminal or moves are simultaneous';
 
 CREATE FUNCTION @extschema@.perft(game text, state jsonb, depth integer,
-                                  include_terminal boolean DEFAULT false)
+                                  include_terminal boolean DEFAULT false,
+                                  draw_rules boolean DEFAULT true)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_perft'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000000;
-COMMENT ON FUNCTION @extschema@.perft(text, jsonb, integer, boolean) IS
-'Leaf nodes of the move tree depth plies deep; lines that end earlier count only when include_terminal';
+COMMENT ON FUNCTION @extschema@.perft(text, jsonb, integer, boolean, boolean) IS
+'Leaf nodes of the move tree depth plies deep; lines that end earlier count only when include_terminal; with draw_rules false, draws by rule (fifty moves, dead position, checkers draw clock) do not end a line, as in engine perft tables';
 
 CREATE FUNCTION @extschema@.board(game text, state jsonb)
 RETURNS text
@@ -324,93 +325,12 @@ COMMENT ON FUNCTION @extschema@.propagate(text, boolean) IS
 
 CREATE PROCEDURE @extschema@.grow(tree text, max_states bigint DEFAULT NULL, max_depth integer DEFAULT NULL,
                                   time_limit interval DEFAULT NULL)
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    t @extschema@.trees;
-    batch_size constant integer := 4000;
-    min_batch constant integer := 250;
-    began timestamptz := clock_timestamp();
-    noticed timestamptz := clock_timestamp();
-    -- Values are carried upward in bulk: once per batch would revisit the
-    -- whole upper tree every time.  At least 30 s apart, and at least three
-    -- times as long as the last one took, so propagation stays under a
-    -- quarter of the job.
-    propagate_at timestamptz := clock_timestamp() + interval '30 seconds';
-    propagation_began timestamptz;
-    step record;
-    budget bigint;
-    mine bigint := 0;
-    analyzed bigint := 10000;
-    stored bigint := 0;
-BEGIN
-    IF tree IS NULL THEN
-        RAISE EXCEPTION 'tree must not be NULL' USING ERRCODE = '22004';
-    END IF;
-    IF max_states < 0 OR max_depth < 0 OR time_limit < interval '0' THEN
-        RAISE EXCEPTION 'grow limits must not be negative' USING ERRCODE = '22023',
-            DETAIL = format('max_states %s, max_depth %s, time_limit %s',
-                            coalesce(max_states::text, 'NULL'), coalesce(max_depth::text, 'NULL'),
-                            coalesce(time_limit::text, 'NULL'));
-    END IF;
-    t := @extschema@.tree_info(tree);
-    DELETE FROM @extschema@.grow_progress WHERE pid = pg_backend_pid();
-    INSERT INTO @extschema@.grow_progress (pid, schema, tree, started, updated, states, edges, frontier)
-    VALUES (pg_backend_pid(), t.schema, t.name, began, began, t.states, t.edges, t.frontier);
-    COMMIT;
-    LOOP
-        EXIT WHEN time_limit IS NOT NULL AND clock_timestamp() - began >= time_limit;
-        SELECT * INTO t FROM @extschema@.trees WHERE schema = t.schema AND name = t.name;
-        budget := batch_size;
-        IF max_states IS NOT NULL THEN
-            EXIT WHEN t.states >= max_states;
-            -- Expanding b states adds about b * (new states per expansion): stay close
-            -- to the limit, without crawling there in tiny batches.
-            budget := least(batch_size, greatest(min_batch, (max_states - t.states)
-                            * greatest(t.states - t.frontier, 1) / greatest(t.states - 1, 1)));
-        END IF;
-        -- Plans for the batch statements rest on statistics of tables that grow fast.
-        IF t.states >= 2 * analyzed THEN
-            -- Key columns only: sampling the jsonb columns would sort them.
-            EXECUTE format('ANALYZE %I.%I (id, depth, expanded, stale), %I.%I (init_id, next_id)',
-                           t.schema, t.name || '_states', t.schema, t.name || '_graph');
-            analyzed := t.states;
-        END IF;
-        step := @extschema@.grow_step(format('%I.%I', t.schema, t.name), budget::integer, max_depth);
-        EXIT WHEN step.expanded = 0;
-        mine := mine + step.expanded;
-        stored := stored + step.states;
-        UPDATE @extschema@.grow_progress p
-        SET updated = clock_timestamp(), expanded = mine, states = c.states, edges = c.edges,
-            frontier = c.frontier,
-            rate = stored / greatest(extract(epoch FROM clock_timestamp() - began), 1e-6)
-        FROM @extschema@.trees c
-        WHERE p.pid = pg_backend_pid() AND c.schema = t.schema AND c.name = t.name;
-        COMMIT;
-        IF clock_timestamp() >= propagate_at THEN
-            propagation_began := clock_timestamp();
-            PERFORM @extschema@.propagate(format('%I.%I', t.schema, t.name), false);
-            COMMIT;
-            propagate_at := clock_timestamp()
-                + greatest(interval '30 seconds', 3 * (clock_timestamp() - propagation_began));
-        END IF;
-        IF clock_timestamp() - noticed >= interval '1 second' THEN
-            noticed := clock_timestamp();
-            SELECT * INTO step FROM @extschema@.grow_progress WHERE pid = pg_backend_pid();
-            RAISE NOTICE 'grow %.%: % states, % edges, frontier %, % states/s',
-                t.schema, t.name, step.states, step.edges, step.frontier, round(step.rate);
-        END IF;
-    END LOOP;
-    PERFORM @extschema@.propagate(format('%I.%I', t.schema, t.name), false);
-    UPDATE @extschema@.grow_progress p
-    SET updated = clock_timestamp(), done = true, states = c.states, edges = c.edges, frontier = c.frontier
-    FROM @extschema@.trees c
-    WHERE p.pid = pg_backend_pid() AND c.schema = t.schema AND c.name = t.name;
-    COMMIT;
-END $$;
+AS 'MODULE_PATHNAME', 'gametree_grow'
+LANGUAGE C;
 COMMENT ON PROCEDURE @extschema@.grow(text, bigint, integer, interval) IS
-'Batch job: expands the frontier breadth first, committing every batch; stops at max_states states, '
-'states max_depth plies deep, time_limit, or an empty frontier; resumable; sessions may share one tree';
+'Batch job: expands the frontier breadth first, committing every batch (in one transaction inside a '
+'transaction block or a function); stops at max_states states, states max_depth plies deep, time_limit, '
+'or an empty frontier; resumable; sessions may share one tree';
 
 -- Analytics over a tree's tables.
 

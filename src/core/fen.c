@@ -35,8 +35,8 @@ PG_FUNCTION_INFO_V1(gametree_to_fen);
 Datum
 gametree_to_fen(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	require_notation(game, game->to_fen != NULL);
 	PG_RETURN_TEXT_P(cstring_to_text(game->to_fen(game, state)));

@@ -31,6 +31,14 @@ static const Game *const builtin_games[] = {
 static const Game **loaded_games = NULL;
 static int	num_loaded = 0;
 
+void
+gt_init_games(void)
+{
+	for (int i = 0; i < (int) NUM_BUILTIN; i++)
+		if (builtin_games[i]->init != NULL)
+			builtin_games[i]->init();
+}
+
 int
 gt_game_count(void)
 {
@@ -88,6 +96,26 @@ gt_game_from_text(text *name)
 	return game;
 }
 
+/*
+ * The one report of a state that cannot be read: malformed JSON (22P02, with
+ * a hint at the format) or a position that no game reaches (22023).
+ */
+static void state_error(const Game *game, int sqlstate, const char *problem) pg_attribute_noreturn();
+
+static void
+state_error(const Game *game, int sqlstate, const char *problem)
+{
+	bool		malformed = sqlstate == ERRCODE_INVALID_TEXT_REPRESENTATION;
+
+	ereport(ERROR,
+			(errcode(sqlstate),
+			 errmsg("invalid %s state: %s", game->name, problem),
+			 malformed ? errhint("A state is a JSON array of facts such as [[\"control\", \"%s\"], ...]; "
+								 "gametree.initial('%s') shows one.",
+								 game->roles[0], game->name) : 0));
+	pg_unreachable();
+}
+
 void
 gt_invalid_state(const Game *game, const char *fmt,...)
 {
@@ -97,10 +125,7 @@ gt_invalid_state(const Game *game, const char *fmt,...)
 	va_start(args, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, args);
 	va_end(args);
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid %s state: %s", game->name, problem)));
-	pg_unreachable();
+	state_error(game, ERRCODE_INVALID_PARAMETER_VALUE, problem);
 }
 
 void
@@ -115,6 +140,14 @@ gt_check_control(const Game *game, int given, int expected)
 						 game->roles[expected]);
 }
 
+/* The (game text, state jsonb) arguments that open most SQL functions. */
+GameState *
+gt_state_argument(FunctionCallInfo fcinfo, const Game **game)
+{
+	*game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	return gt_decode_state(*game, PG_GETARG_JSONB_P(1));
+}
+
 GameState *
 gt_state_alloc(const Game *game)
 {
@@ -127,16 +160,6 @@ gt_state_copy(GameState *dst, const GameState *src)
 	memcpy(dst, src, offsetof(GameState, data) + src->size);
 }
 
-static void
-not_a_state(const Game *game, const char *problem)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid %s state: %s", game->name, problem),
-			 errhint("A state is a JSON array of facts such as [[\"control\", \"%s\"], ...]; "
-					 "gametree.initial('%s') shows one.", game->roles[0], game->name)));
-}
-
 GameState *
 gt_decode_state(const Game *game, Jsonb *state)
 {
@@ -146,7 +169,7 @@ gt_decode_state(const Game *game, Jsonb *state)
 	GameState  *out;
 
 	if (JB_ROOT_IS_SCALAR(state) || !JB_ROOT_IS_ARRAY(state))
-		not_a_state(game, "not a JSON array");
+		state_error(game, ERRCODE_INVALID_TEXT_REPRESENTATION, "not a JSON array");
 	nfacts = JsonContainerSize(root);
 	facts = palloc(Max(nfacts, 1) * sizeof(Fact));
 	for (int i = 0; i < nfacts; i++)
@@ -158,17 +181,20 @@ gt_decode_state(const Game *game, Jsonb *state)
 
 		if (elem->type != jbvBinary || !JsonContainerIsArray(elem->val.binary.data) ||
 			JsonContainerSize(elem->val.binary.data) == 0)
-			not_a_state(game, psprintf("element %d is not a fact (a non-empty JSON array)", i + 1));
+			state_error(game, ERRCODE_INVALID_TEXT_REPRESENTATION,
+						psprintf("element %d is not a fact (a non-empty JSON array)", i + 1));
 		fc = elem->val.binary.data;
 		rel = getIthJsonbValueFromContainer(fc, 0);
 		if (rel->type != jbvString)
-			not_a_state(game, psprintf("fact %d does not start with a relation name (a string)", i + 1));
+			state_error(game, ERRCODE_INVALID_TEXT_REPRESENTATION,
+						psprintf("fact %d does not start with a relation name (a string)", i + 1));
 		f->game = game;
 		f->position = i + 1;
 		f->relation = json_cstring(rel);
 		f->nargs = JsonContainerSize(fc) - 1;
 		if (f->nargs > GT_MAX_FACT_ARGS)
-			not_a_state(game, psprintf("fact %d has more than %d arguments", i + 1, GT_MAX_FACT_ARGS));
+			state_error(game, ERRCODE_INVALID_TEXT_REPRESENTATION,
+						psprintf("fact %d has more than %d arguments", i + 1, GT_MAX_FACT_ARGS));
 		for (int a = 0; a < f->nargs; a++)
 			f->args[a] = *getIthJsonbValueFromContainer(fc, a + 1);
 	}
@@ -377,7 +403,7 @@ role_value_numeric(double value)
 }
 
 Jsonb *
-gt_encode_role_values(const Game *game, const double *values)
+gt_encode_role_values(const Game *game, const double *values, const bool *known)
 {
 	JsonbParseState *parse = NULL;
 	JsonbValue *result;
@@ -391,8 +417,13 @@ gt_encode_role_values(const Game *game, const double *values)
 		k.type = jbvString;
 		k.val.string.val = (char *) game->roles[r];
 		k.val.string.len = strlen(game->roles[r]);
-		v.type = jbvNumeric;
-		v.val.numeric = role_value_numeric(values[r]);
+		if (known != NULL && !known[r])
+			v.type = jbvNull;
+		else
+		{
+			v.type = jbvNumeric;
+			v.val.numeric = role_value_numeric(values[r]);
+		}
 		pushJsonbValue(&parse, WJB_KEY, &k);
 		pushJsonbValue(&parse, WJB_VALUE, &v);
 	}
@@ -409,7 +440,7 @@ gt_encode_goals(const Game *game, const GameState *state)
 	game->goals(game, state, goals);
 	for (int r = 0; r < game->nroles; r++)
 		values[r] = goals[r];
-	return gt_encode_role_values(game, values);
+	return gt_encode_role_values(game, values, NULL);
 }
 
 /* splitmix64's finaliser: a strong, portable 64-bit mixer. */

@@ -13,6 +13,8 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
+
 #include "port/pg_bitutils.h"
 #include "utils/jsonb.h"
 
@@ -56,6 +58,9 @@ struct Game
 	int			max_moves;		/* upper bound of legal() in any state */
 	const void *rules;			/* game-owned data, e.g. loaded GDL rules */
 
+	/* Optional: builds the game's constant tables, once, from _PG_init. */
+	void		(*init) (void);
+
 	/* Rules.  None of these allocate memory. */
 	void		(*initial) (const Game *game, GameState *out);
 
@@ -65,6 +70,17 @@ struct Game
 	 * exactly when the state is terminal.
 	 */
 	int			(*legal) (const Game *game, const GameState *state, GameMove *moves);
+
+	/*
+	 * Optional (NULL: the game has no draws by rule, same as legal): legal()
+	 * with draws by rule ignored, i.e. rules that end the game whatever the
+	 * moves are (a move clock, dead material), so that perft with draw_rules
+	 * false counts by move rules alone, as engine perft tables do.  Returns
+	 * 0 only when the mover has no move (checkmate, stalemate, blocked).
+	 * next() must accept the states this reaches (clocks past their limit).
+	 */
+	int			(*legal_by_move_rules) (const Game *game, const GameState *state,
+										GameMove *moves);
 	void		(*next) (const Game *game, const GameState *state, GameMove move,
 						 GameState *out);
 	bool		(*terminal) (const Game *game, const GameState *state);
@@ -89,9 +105,10 @@ struct Game
 	/*
 	 * Optional (may be NULL): perft with the game's own fast path (bulk
 	 * counting, no indirect calls).  Must count exactly as gt_perft_generic
-	 * with include_terminal false.
+	 * with include_terminal false and the same draw_rules.
 	 */
-	int64		(*perft) (const Game *game, const GameState *state, int depth);
+	int64		(*perft) (const Game *game, const GameState *state, int depth,
+						  bool draw_rules);
 
 	/* Edge format. */
 	/* Emits the facts of the state (without the enclosing array), canonically. */
@@ -141,6 +158,7 @@ gt_popcount64(uint64 x)
 }
 
 /* Registry (game.c). */
+extern void gt_init_games(void);	/* calls each built-in game's init */
 extern const Game *gt_find_game(const char *name);	/* NULL when unknown */
 extern const Game *gt_game_from_text(text *name);	/* ereports when unknown */
 extern void gt_register_game(const Game *game);
@@ -151,12 +169,17 @@ extern const Game *gt_game_at(int i);
 extern GameState *gt_state_alloc(const Game *game);
 extern void gt_state_copy(GameState *dst, const GameState *src);
 extern GameState *gt_decode_state(const Game *game, Jsonb *state);
+/* Arguments 0 and 1 of a SQL function: (game text, state jsonb). */
+extern GameState *gt_state_argument(FunctionCallInfo fcinfo, const Game **game);
 extern Jsonb *gt_encode_state(const Game *game, const GameState *state);
 extern GameMove gt_decode_move(const Game *game, const GameState *state, Jsonb *move);
 extern Jsonb *gt_encode_move(const Game *game, const GameState *state, GameMove move);
 extern Jsonb *gt_encode_goals(const Game *game, const GameState *state);
-/* {"role": value, ...} with values rounded to hundredths. */
-extern Jsonb *gt_encode_role_values(const Game *game, const double *values);
+/*
+ * {"role": value, ...} with values rounded to hundredths; a role whose
+ * known[r] is false gets JSON null (known NULL: all are known).
+ */
+extern Jsonb *gt_encode_role_values(const Game *game, const double *values, const bool *known);
 extern uint64 gt_state_hash(const Game *game, const GameState *state);
 
 /* Stable hashing helpers for games (game.c). */
@@ -165,7 +188,7 @@ extern uint64 gt_hash_bytes(const uint8 *bytes, Size len);
 
 /* Perft through the interface alone (perft.c). */
 extern int64 gt_perft_generic(const Game *game, const GameState *state, int depth,
-							   bool include_terminal);
+							   bool include_terminal, bool draw_rules);
 
 /*
  * For games whose position determines the mover: reports a control fact

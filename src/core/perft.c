@@ -1,10 +1,14 @@
 /*
- * perft.c: gametree.perft(game, state, depth, include_terminal), the leaf
- * count of the move tree, the correctness oracle of every rule engine.
+ * perft.c: gametree.perft(game, state, depth, include_terminal, draw_rules),
+ * the leaf count of the move tree, the correctness oracle of every rule
+ * engine.
  *
  * By default a line that reaches a terminal state before depth is not
  * counted (the convention of chess perft tables); include_terminal counts it
  * as one leaf, which makes perft(tictactoe, 9) the number of complete games.
+ * draw_rules false lets lines run on through draws by rule (fifty moves,
+ * dead material, the checkers draw clock) through the game's
+ * legal_by_move_rules(), which is what engine perft tables count.
  */
 #include "postgres.h"
 
@@ -18,6 +22,8 @@
 typedef struct PerftStack
 {
 	const Game *game;
+	/* legal() or legal_by_move_rules(), chosen once */
+	int			(*legal) (const Game *game, const GameState *state, GameMove *moves);
 	GameState **states;			/* one per ply: no allocation while counting */
 	GameMove  **moves;
 	bool		include_terminal;	/* count lines that end early as leaves */
@@ -28,7 +34,7 @@ perft_ply(PerftStack *stack, int ply, int depth)
 {
 	const Game *game = stack->game;
 	GameMove   *moves = stack->moves[ply];
-	int			n = game->legal(game, stack->states[ply], moves);
+	int			n = stack->legal(game, stack->states[ply], moves);
 	int64		leaves = 0;
 
 	if (n == 0)
@@ -47,13 +53,16 @@ perft_ply(PerftStack *stack, int ply, int depth)
 }
 
 int64
-gt_perft_generic(const Game *game, const GameState *state, int depth, bool include_terminal)
+gt_perft_generic(const Game *game, const GameState *state, int depth,
+				 bool include_terminal, bool draw_rules)
 {
 	PerftStack	stack;
 
 	if (depth == 0)
 		return 1;
 	stack.game = game;
+	stack.legal = draw_rules || game->legal_by_move_rules == NULL ?
+		game->legal : game->legal_by_move_rules;
 	stack.include_terminal = include_terminal;
 	stack.states = palloc(depth * sizeof(GameState *));
 	stack.moves = palloc(depth * sizeof(GameMove *));
@@ -74,12 +83,13 @@ gametree_perft(PG_FUNCTION_ARGS)
 	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
 	int32		depth = PG_GETARG_INT32(2);
 	bool		include_terminal = PG_GETARG_BOOL(3);
+	bool		draw_rules = PG_GETARG_BOOL(4);
 
 	if (depth < 0 || depth > MAX_PERFT_DEPTH)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("perft depth must be between 0 and %d, not %d", MAX_PERFT_DEPTH, depth)));
 	if (game->perft != NULL && !include_terminal)
-		PG_RETURN_INT64(game->perft(game, state, depth));
-	PG_RETURN_INT64(gt_perft_generic(game, state, depth, include_terminal));
+		PG_RETURN_INT64(game->perft(game, state, depth, draw_rules));
+	PG_RETURN_INT64(gt_perft_generic(game, state, depth, include_terminal, draw_rules));
 }

@@ -10,8 +10,6 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
-PG_MODULE_MAGIC;
-
 PG_FUNCTION_INFO_V1(gametree_games);
 Datum
 gametree_games(PG_FUNCTION_ARGS)
@@ -53,8 +51,8 @@ Datum
 gametree_legal(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 	GameMove   *moves = palloc(game->max_moves * sizeof(GameMove));
 	int			n = game->legal(game, state, moves);
 
@@ -73,8 +71,8 @@ PG_FUNCTION_INFO_V1(gametree_next);
 Datum
 gametree_next(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 	GameMove	move = gt_decode_move(game, state, PG_GETARG_JSONB_P(2));
 	GameState  *after = gt_state_alloc(game);
 
@@ -87,8 +85,8 @@ Datum
 gametree_successors(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 	GameMove   *moves = palloc(game->max_moves * sizeof(GameMove));
 	GameState  *after = gt_state_alloc(game);
 	int			n = game->legal(game, state, moves);
@@ -111,8 +109,8 @@ PG_FUNCTION_INFO_V1(gametree_terminal);
 Datum
 gametree_terminal(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	PG_RETURN_BOOL(game->terminal(game, state));
 }
@@ -121,8 +119,8 @@ PG_FUNCTION_INFO_V1(gametree_goal);
 Datum
 gametree_goal(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	if (!game->terminal(game, state))
 		PG_RETURN_NULL();
@@ -133,8 +131,8 @@ PG_FUNCTION_INFO_V1(gametree_control);
 Datum
 gametree_control(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 	int			role = game->control(game, state);
 
 	if (role == GT_NO_ROLE)
@@ -146,8 +144,8 @@ PG_FUNCTION_INFO_V1(gametree_board);
 Datum
 gametree_board(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	PG_RETURN_TEXT_P(cstring_to_text(game->board(game, state)));
 }
@@ -156,8 +154,8 @@ PG_FUNCTION_INFO_V1(gametree_state_hash);
 Datum
 gametree_state_hash(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	PG_RETURN_INT64((int64) gt_state_hash(game, state));
 }
@@ -175,12 +173,12 @@ PG_FUNCTION_INFO_V1(gametree_heuristic);
 Datum
 gametree_heuristic(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 	double		values[GT_MAX_ROLES];
 
 	if (game->heuristic == NULL || game->terminal(game, state))
 		PG_RETURN_NULL();
 	game->heuristic(game, state, values);
-	PG_RETURN_JSONB_P(gt_encode_role_values(game, values));
+	PG_RETURN_JSONB_P(gt_encode_role_values(game, values, NULL));
 }

@@ -391,17 +391,34 @@ ck_terminal(const Game *game, const GameState *state)
 	return c->clock >= DRAW_PLIES || !can_move(c);
 }
 
+/*
+ * Without draw_rules the clock may run past DRAW_PLIES, by at most perft's
+ * depth (1000), far from uint32's limit; such states never leave perft.
+ */
 static int
-ck_legal(const Game *game, const GameState *state, GameMove *moves)
+legal_moves(const GameState *state, GameMove *moves, bool draw_rules)
 {
 	const Checkers *c = GT_STATE_AS(state, Checkers);
 	int			n;
 
-	if (c->clock >= DRAW_PLIES)
+	if (draw_rules && c->clock >= DRAW_PLIES)
 		return 0;
 	n = generate(c, moves);
 	sort_moves(moves, n);
 	return n;
+}
+
+static int
+ck_legal(const Game *game, const GameState *state, GameMove *moves)
+{
+	return legal_moves(state, moves, true);
+}
+
+/* The draw clock aside: what rapid-draughts and other perft tools count. */
+static int
+ck_legal_by_move_rules(const Game *game, const GameState *state, GameMove *moves)
+{
+	return legal_moves(state, moves, false);
 }
 
 static void
@@ -983,12 +1000,12 @@ ck_to_fen(const Game *game, const GameState *state)
  * ply is counted without making its moves (steps by popcount).
  */
 static int64
-perft_rec(const Checkers *c, int depth, GameMove *moves)
+perft_rec(const Checkers *c, int depth, GameMove *moves, bool draw_rules)
 {
 	int64		leaves = 0;
 	int			n;
 
-	if (c->clock >= DRAW_PLIES)
+	if (draw_rules && c->clock >= DRAW_PLIES)
 		return 0;
 	if (depth == 1)
 		return count_moves(c);
@@ -1000,18 +1017,18 @@ perft_rec(const Checkers *c, int depth, GameMove *moves)
 		Checkers	child = *c;
 
 		apply_move(&child, moves[i]);
-		leaves += perft_rec(&child, depth - 1, moves + MAX_MOVES);
+		leaves += perft_rec(&child, depth - 1, moves + MAX_MOVES, draw_rules);
 	}
 	return leaves;
 }
 
 static int64
-ck_perft(const Game *game, const GameState *state, int depth)
+ck_perft(const Game *game, const GameState *state, int depth, bool draw_rules)
 {
 	if (depth == 0)
 		return 1;
 	return perft_rec(GT_STATE_AS(state, Checkers), depth,
-					 palloc(depth * MAX_MOVES * sizeof(GameMove)));
+					 palloc(depth * MAX_MOVES * sizeof(GameMove)), draw_rules);
 }
 
 const Game	checkers_game = {
@@ -1024,6 +1041,7 @@ const Game	checkers_game = {
 	.max_moves = MAX_MOVES,
 	.initial = ck_initial,
 	.legal = ck_legal,
+	.legal_by_move_rules = ck_legal_by_move_rules,
 	.next = ck_next,
 	.terminal = ck_terminal,
 	.goals = ck_goals,

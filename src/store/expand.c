@@ -190,7 +190,7 @@ add_child(Batch *b, const GameState *state, int depth)
 
 		b->child_goal[i] = goal;
 		b->child_utility[i] = goal;
-		b->child_mobility[i] = JsonbPGetDatum(gt_encode_role_values(game, zeros));
+		b->child_mobility[i] = JsonbPGetDatum(gt_encode_role_values(game, zeros, NULL));
 	}
 	else
 	{
@@ -206,7 +206,7 @@ add_child(Batch *b, const GameState *state, int depth)
 			double		estimate[GT_MAX_ROLES];
 
 			game->heuristic(game, state, estimate);
-			b->child_utility[i] = JsonbPGetDatum(gt_encode_role_values(game, estimate));
+			b->child_utility[i] = JsonbPGetDatum(gt_encode_role_values(game, estimate, NULL));
 		}
 	}
 	return i;
@@ -258,15 +258,6 @@ add_edge(Batch *b, int64 init, int64 move, int child)
 	b->edge_child[b->nedges] = child;
 	b->nedges++;
 }
-
-/* Counts of what one call stored. */
-typedef struct Stored
-{
-	int64		expanded;
-	int64		states;
-	int64		frontier;		/* new states still to expand */
-	int64		edges;
-} Stored;
 
 /*
  * Children that were stored already (by an earlier batch or another
@@ -492,6 +483,18 @@ gametree_expand(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32((int32) stored.edges);
 }
 
+void
+tree_grow_batch(const Tree *tree, int batch_size, int max_depth, Stored *stored)
+{
+	/* Breadth first; SKIP LOCKED lets concurrent sessions share the frontier. */
+	spi_run(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
+					 "ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED", tree->states),
+			2, (Oid[]) {INT4OID, INT4OID},
+			(Datum[]) {Int32GetDatum(max_depth), Int32GetDatum(batch_size)}, SPI_OK_SELECT);
+	if (SPI_processed > 0)
+		expand_rows(tree, stored);
+}
+
 PG_FUNCTION_INFO_V1(gametree_grow_step);
 Datum
 gametree_grow_step(PG_FUNCTION_ARGS)
@@ -519,13 +522,7 @@ gametree_grow_step(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0));
-	/* Breadth first; SKIP LOCKED lets concurrent sessions share the frontier. */
-	spi_run(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
-					 "ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED", tree->states),
-			2, (Oid[]) {INT4OID, INT4OID},
-			(Datum[]) {Int32GetDatum(max_depth), Int32GetDatum(batch_size)}, SPI_OK_SELECT);
-	if (SPI_processed > 0)
-		expand_rows(tree, &stored);
+	tree_grow_batch(tree, batch_size, max_depth, &stored);
 	SPI_finish();
 
 	values[0] = Int64GetDatum(stored.expanded);

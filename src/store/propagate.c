@@ -29,6 +29,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "core/settings.h"
 #include "store/tree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -40,7 +41,6 @@
 
 #define EPSILON 1e-9
 #define MAX_EVALUATIONS 1000	/* per state and call: ends cycles that do not settle */
-#define CHUNK 10000				/* stale states fetched at once: bounds a wave's memory */
 
 typedef struct Value
 {
@@ -177,33 +177,17 @@ evaluate(const Game *game, int mover, const Value *edges, int n, Value *out)
 static Jsonb *
 encode_mobility(const Game *game, const Value *v)
 {
-	JsonbParseState *parse = NULL;
+	double		counts[GT_MAX_ROLES];
+	bool		known[GT_MAX_ROLES];
 	bool		any = false;
 
 	for (int r = 0; r < game->nroles; r++)
-		any |= v->mobility[r] >= 0;
-	if (!any)
-		return NULL;
-	pushJsonbValue(&parse, WJB_BEGIN_OBJECT, NULL);
-	for (int r = 0; r < game->nroles; r++)
 	{
-		JsonbValue	k,
-					val;
-
-		k.type = jbvString;
-		k.val.string.val = (char *) game->roles[r];
-		k.val.string.len = strlen(game->roles[r]);
-		if (v->mobility[r] < 0)
-			val.type = jbvNull;
-		else
-		{
-			val.type = jbvNumeric;
-			val.val.numeric = int64_to_numeric(v->mobility[r]);
-		}
-		pushJsonbValue(&parse, WJB_KEY, &k);
-		pushJsonbValue(&parse, WJB_VALUE, &val);
+		known[r] = v->mobility[r] >= 0;
+		counts[r] = v->mobility[r];
+		any |= known[r];
 	}
-	return JsonbValueToJsonb(pushJsonbValue(&parse, WJB_END_OBJECT, NULL));
+	return any ? gt_encode_role_values(game, counts, known) : NULL;
 }
 
 static bool
@@ -305,7 +289,7 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 		u = nupdates++;
 		upd_id[u] = id;
 		null_utility[u] = !now.known;
-		upd_utility[u] = now.known ? JsonbPGetDatum(gt_encode_role_values(game, now.utility)) : 0;
+		upd_utility[u] = now.known ? JsonbPGetDatum(gt_encode_role_values(game, now.utility, NULL)) : 0;
 		mobility = encode_mobility(game, &now);
 		null_mobility[u] = mobility == NULL;
 		upd_mobility[u] = PointerGetDatum(mobility);
@@ -444,7 +428,7 @@ tree_propagate_stale(const Tree *tree)
 		/* evaluate_wave() clears the marks of what it evaluates. */
 		spi_run(psprintf("WITH d AS (SELECT depth FROM %1$s WHERE stale ORDER BY depth DESC LIMIT 1) "
 						 "SELECT s.id, s.depth FROM %1$s s, d WHERE s.stale AND s.depth = d.depth "
-						 "ORDER BY s.id LIMIT %2$d", tree->states, CHUNK),
+						 "ORDER BY s.id LIMIT %2$d", tree->states, gt_propagate_chunk),
 				0, NULL, NULL, SPI_OK_SELECT);
 		n = SPI_processed;
 		if (n == 0)
@@ -485,7 +469,7 @@ gametree_propagate(PG_FUNCTION_ARGS)
 		spi_run(psprintf("UPDATE %s SET utility = goal, mobility = $1, proven = true, best_move = NULL, "
 						 "stale = false WHERE goal IS NOT NULL", tree->states),
 				1, (Oid[]) {JSONBOID},
-				(Datum[]) {JsonbPGetDatum(gt_encode_role_values(tree->game, zeros))}, SPI_OK_UPDATE);
+				(Datum[]) {JsonbPGetDatum(gt_encode_role_values(tree->game, zeros, NULL))}, SPI_OK_UPDATE);
 		spi_run(psprintf("UPDATE %s SET utility = gametree.heuristic($1, state), mobility = NULL, "
 						 "proven = false, best_move = NULL, stale = false WHERE NOT expanded",
 						 tree->states),

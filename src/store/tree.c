@@ -38,7 +38,28 @@ int
 spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
 {
 	MemoryContext caller = CurrentMemoryContext;
-	int			rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
+	int			rc = 0;
+
+	PG_TRY();
+	{
+		rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		/*
+		 * SPI adds the statement as context: gametree's internal statements
+		 * (long, and no business of the user's, e.g. when a statement_timeout
+		 * cancels one) are left out of the report.
+		 */
+		MemoryContextSwitchTo(caller);
+		error = CopyErrorData();
+		FlushErrorState();
+		error->context = NULL;
+		ReThrowError(error);
+	}
+	PG_END_TRY();
 
 	/*
 	 * SPI returns in its procedure context, which lives until SPI_finish:
@@ -74,6 +95,8 @@ tree_open(text *name)
 	game = TextDatumGetCString(SPI_getbinval(row, desc, 3, &isnull));
 
 	tree->game = gt_game_from_text(cstring_to_text(game));
+	tree->schema = schema;
+	tree->name = base;
 	tree->qualified = psprintf("%s.%s", schema, base);
 	tree->states = quote_qualified_identifier(schema, psprintf("%s_states", base));
 	tree->moves = quote_qualified_identifier(schema, psprintf("%s_moves", base));

@@ -11,6 +11,8 @@
 typedef struct Tree
 {
 	const Game *game;
+	const char *schema;			/* its catalog key in gametree.trees */
+	const char *name;
 	const char *qualified;		/* schema.name as the user may write it */
 	const char *states;			/* quoted, schema-qualified table names */
 	const char *moves;
@@ -18,8 +20,24 @@ typedef struct Tree
 	int64		lock_key;		/* advisory lock serialising propagation */
 } Tree;
 
+/* Counts of what an expansion stored. */
+typedef struct Stored
+{
+	int64		expanded;
+	int64		states;
+	int64		frontier;		/* new states still to expand */
+	int64		edges;
+} Stored;
+
 /* Looks the tree up in gametree.trees; ereports when unknown. */
 extern Tree *tree_open(text *name);
+
+/*
+ * One batch of growth (expand.c): expands up to batch_size frontier states
+ * shallower than max_depth that no other session holds, shallowest first,
+ * and marks them stale.  Adds what it stored to *stored.
+ */
+extern void tree_grow_batch(const Tree *tree, int batch_size, int max_depth, Stored *stored);
 
 /* Serialises propagation and counters among sessions growing the tree. */
 extern void tree_lock(const Tree *tree);

@@ -26,14 +26,14 @@ order_key(Move m)
 }
 
 static int
-chess_legal(const Game *game, const GameState *state, GameMove *out)
+legal_moves(const GameState *state, GameMove *out, bool draw_rules)
 {
 	const Position *pos = GT_STATE_AS(state, Position);
 	Move		moves[MAX_MOVES];
 	int			n;
 
 	chess_init_tables();
-	if (drawn_by_rule(pos))
+	if (draw_rules && drawn_by_rule(pos))
 		return 0;
 	n = chess_generate(pos, moves);
 	/* Insertion sort: short lists, and this is not the perft path. */
@@ -47,6 +47,19 @@ chess_legal(const Game *game, const GameState *state, GameMove *out)
 		out[j] = m;
 	}
 	return n;
+}
+
+static int
+chess_legal(const Game *game, const GameState *state, GameMove *out)
+{
+	return legal_moves(state, out, true);
+}
+
+/* The fifty-move rule and dead positions aside: what perft tables count. */
+static int
+chess_legal_by_move_rules(const Game *game, const GameState *state, GameMove *out)
+{
+	return legal_moves(state, out, false);
 }
 
 static void
@@ -131,10 +144,12 @@ const Game	chess_game = {
 	.description = "Chess, FIDE rules; facts and names as in GGP's chess.kif, FEN and UCI accepted",
 	.nroles = 2,
 	.roles = chess_roles,
+	.init = chess_init_tables,
 	.state_bytes = sizeof(Position),
 	.max_moves = MAX_MOVES,
 	.initial = chess_initial,
 	.legal = chess_legal,
+	.legal_by_move_rules = chess_legal_by_move_rules,
 	.next = chess_next,
 	.terminal = chess_terminal,
 	.goals = chess_goals,

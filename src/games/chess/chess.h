@@ -138,7 +138,8 @@ extern uint64 chess_zobrist(const Position *pos);
 extern int	chess_generate(const Position *pos, Move *moves);
 
 /* The vtable entries of the other files. */
-extern int64 chess_perft(const Game *game, const GameState *state, int depth);
+extern int64 chess_perft(const Game *game, const GameState *state, int depth,
+						 bool draw_rules);
 extern void chess_heuristic(const Game *game, const GameState *state, double *values);
 extern void chess_encode_state(const Game *game, const GameState *state, JsonOut *out);
 extern void chess_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out);

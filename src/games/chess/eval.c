@@ -64,7 +64,6 @@ chess_heuristic(const Game *game, const GameState *state, double *values)
 	const Position *pos = GT_STATE_AS(state, Position);
 	int			cp;
 
-	chess_init_tables();
 	cp = side_score(pos, WHITE) - side_score(pos, BLACK);
 	/* The logistic curve of Elo ratings: +400 centipawns ~ a 91% score. */
 	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / 400.0));

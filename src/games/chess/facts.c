@@ -86,7 +86,6 @@ chess_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 	int			control = -1;
 	bool		have_ep = false;
 
-	chess_init_tables();
 	chess_clear(pos);
 	out->size = sizeof(Position);
 	for (int i = 0; i < nfacts; i++)

@@ -117,7 +117,6 @@ chess_from_fen(const Game *game, const char *fen, GameState *out)
 	int			nfields = 0;
 	char	   *save = NULL;
 
-	chess_init_tables();
 	chess_clear(pos);
 	out->size = sizeof(Position);
 	for (char *tok = strtok_r(copy, " \t\n", &save); tok != NULL; tok = strtok_r(NULL, " \t\n", &save))

@@ -1,7 +1,8 @@
 /*
  * perft.c: the chess fast path of gametree.perft: copy-make on a stack of
  * positions, legal generation, and bulk counting at the last ply.  It counts
- * exactly as the generic perft: a drawn or finished position has no children.
+ * exactly as the generic perft: a finished position has no children, nor,
+ * with draw_rules, a position drawn by rule.
  */
 #include "postgres.h"
 
@@ -9,13 +10,13 @@
 #include "miscadmin.h"
 
 static int64
-perft_node(Position *stack, int depth)
+perft_node(Position *stack, int depth, bool draw_rules)
 {
 	Move		moves[MAX_MOVES];
 	int			n;
 	int64		leaves = 0;
 
-	if (drawn_by_rule(stack))
+	if (draw_rules && drawn_by_rule(stack))
 		return 0;
 	n = chess_generate(stack, moves);
 	if (depth == 1)
@@ -26,13 +27,13 @@ perft_node(Position *stack, int depth)
 	{
 		stack[1] = stack[0];
 		chess_do_move(&stack[1], moves[i]);
-		leaves += perft_node(stack + 1, depth - 1);
+		leaves += perft_node(stack + 1, depth - 1, draw_rules);
 	}
 	return leaves;
 }
 
 int64
-chess_perft(const Game *game, const GameState *state, int depth)
+chess_perft(const Game *game, const GameState *state, int depth, bool draw_rules)
 {
 	Position   *stack;
 
@@ -41,5 +42,5 @@ chess_perft(const Game *game, const GameState *state, int depth)
 	chess_init_tables();
 	stack = palloc((depth + 1) * sizeof(Position));
 	stack[0] = *GT_STATE_AS(state, Position);
-	return perft_node(stack, depth);
+	return perft_node(stack, depth, draw_rules);
 }

@@ -1,0 +1,49 @@
+/*
+ * settings.c: the module's entry: PG_MODULE_MAGIC and _PG_init, which builds
+ * the games' tables once per backend and defines the settings.
+ */
+#include "postgres.h"
+
+#include "core/game.h"
+#include "core/settings.h"
+#include "fmgr.h"
+#include "utils/guc.h"
+
+PG_MODULE_MAGIC;
+
+int			gt_grow_batch_size = 4000;
+int			gt_progress_interval = 1000;
+int			gt_propagate_interval = 30000;
+int			gt_propagate_chunk = 10000;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	gt_init_games();
+
+	DefineCustomIntVariable("gametree.grow_batch_size",
+							"Most frontier states one batch of grow expands and commits.",
+							"grow also keeps each batch within about half of "
+							"gametree.progress_interval, so slow games take smaller batches.",
+							&gt_grow_batch_size, 4000, 1, 1000000,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.progress_interval",
+							"Time between grow's progress NOTICEs and progress row updates.",
+							NULL,
+							&gt_progress_interval, 1000, 10, 3600 * 1000,
+							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.propagate_interval",
+							"Least time between the bulk propagations of a grow.",
+							"grow also waits three times as long as the last propagation took, "
+							"so that propagation stays under a quarter of the job.",
+							&gt_propagate_interval, 30000, 0, 24 * 3600 * 1000,
+							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.propagate_chunk",
+							"Stale states propagation reads at once; bounds its memory.",
+							NULL,
+							&gt_propagate_chunk, 10000, 100, 10000000,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("gametree");
+}

@@ -1,0 +1,13 @@
+/*
+ * settings.h: the extension's settings (GUCs), defined in _PG_init
+ * (settings.c).  README.md, section Settings, documents each.
+ */
+#ifndef GAMETREE_SETTINGS_H
+#define GAMETREE_SETTINGS_H
+
+extern int	gt_grow_batch_size;		/* gametree.grow_batch_size: states */
+extern int	gt_progress_interval;	/* gametree.progress_interval: ms */
+extern int	gt_propagate_interval;	/* gametree.propagate_interval: ms */
+extern int	gt_propagate_chunk;		/* gametree.propagate_chunk: states */
+
+#endif

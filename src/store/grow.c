@@ -1,0 +1,306 @@
+/*
+ * grow.c: CALL gametree.grow(tree, max_states, max_depth, time_limit), the
+ * batch job.  It expands the frontier breadth first, one batch at a time
+ * through gametree.grow_step(), carries values upward in bulk through
+ * gametree.propagate(tree, false), and reports progress in
+ * gametree.grow_progress and in NOTICEs.
+ *
+ * Called by CALL at top level, it commits every batch, so a cancelled job
+ * keeps what it did and the next call resumes.  Inside a transaction block or
+ * a function, where it cannot commit, it does the same work in the caller's
+ * transaction: others see it when the caller commits, and an error undoes it.
+ *
+ * Each batch runs as its own SQL call, so that everything a batch allocates
+ * (SPI results included) is freed when it ends: memory stays bounded over
+ * jobs of millions of states.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "core/settings.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "store/tree.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/timestamp.h"
+
+/* Batches stay within half the progress interval, and never shrink below this. */
+#define MIN_BATCH 16
+
+typedef struct GrowJob
+{
+	Tree	   *tree;
+	Datum		name;			/* the tree's quoted schema.name, for the SQL calls */
+	bool		can_commit;
+	int64		max_states;		/* -1: no limit */
+	int32		max_depth;
+	TimestampTz began;
+	TimestampTz deadline;		/* 0: none */
+	TimestampTz noticed;
+	TimestampTz propagate_at;
+	int64		expanded;		/* by this session */
+	int64		stored;
+	int64		analyzed_at;	/* tree size at the last ANALYZE */
+	int			batch;			/* states to expand in the next batch */
+} GrowJob;
+
+typedef struct TreeCounters
+{
+	int64		states;
+	int64		edges;
+	int64		frontier;
+} TreeCounters;
+
+static void
+commit_if_possible(const GrowJob *job)
+{
+	if (job->can_commit)
+		SPI_commit();
+}
+
+static int64
+int8_result(int column)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, column, &isnull);
+
+	return isnull ? 0 : DatumGetInt64(d);
+}
+
+static TreeCounters
+read_counters(const GrowJob *job)
+{
+	TreeCounters c;
+
+	spi_run("SELECT states, edges, frontier FROM gametree.trees WHERE schema = $1 AND name = $2",
+			2, (Oid[]) {NAMEOID, TEXTOID},
+			(Datum[]) {CStringGetDatum(job->tree->schema), CStringGetTextDatum(job->tree->name)},
+			SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("tree \"%s\" was dropped while growing", job->tree->qualified)));
+	c.states = int8_result(1);
+	c.edges = int8_result(2);
+	c.frontier = int8_result(3);
+	SPI_freetuptable(SPI_tuptable);
+	return c;
+}
+
+static void
+start_progress(const GrowJob *job)
+{
+	Oid			types[2] = {NAMEOID, TEXTOID};
+	Datum		values[2] = {CStringGetDatum(job->tree->schema), CStringGetTextDatum(job->tree->name)};
+
+	spi_run("DELETE FROM gametree.grow_progress WHERE pid = pg_catalog.pg_backend_pid()",
+			0, NULL, NULL, SPI_OK_DELETE);
+	spi_run("INSERT INTO gametree.grow_progress (pid, schema, tree, started, updated, states, edges, frontier) "
+			"SELECT pg_catalog.pg_backend_pid(), t.schema, t.name, now(), now(), t.states, t.edges, t.frontier "
+			"FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2",
+			2, types, values, SPI_OK_INSERT);
+}
+
+static void
+update_progress(const GrowJob *job, bool done)
+{
+	double		seconds = Max((GetCurrentTimestamp() - job->began) / 1e6, 1e-6);
+	Oid			types[5] = {NAMEOID, TEXTOID, INT8OID, FLOAT8OID, BOOLOID};
+	Datum		values[5] = {
+		CStringGetDatum(job->tree->schema), CStringGetTextDatum(job->tree->name),
+		Int64GetDatum(job->expanded), Float8GetDatum(job->stored / seconds), BoolGetDatum(done),
+	};
+
+	spi_run("UPDATE gametree.grow_progress p "
+			"SET updated = pg_catalog.clock_timestamp(), expanded = $3, states = c.states, "
+			"edges = c.edges, frontier = c.frontier, rate = $4, done = $5 "
+			"FROM gametree.trees c "
+			"WHERE p.pid = pg_catalog.pg_backend_pid() AND c.schema = $1 AND c.name = $2",
+			5, types, values, SPI_OK_UPDATE);
+}
+
+/* A NOTICE naming the phase, at most once per progress interval. */
+static void
+notice_progress(GrowJob *job, const char *phase)
+{
+	TreeCounters c;
+	double		seconds = Max((GetCurrentTimestamp() - job->began) / 1e6, 1e-6);
+
+	if (!TimestampDifferenceExceeds(job->noticed, GetCurrentTimestamp(), gt_progress_interval))
+		return;
+	c = read_counters(job);
+	job->noticed = GetCurrentTimestamp();
+	ereport(NOTICE,
+			(errmsg("grow %s: %s, %lld states, %lld edges, frontier %lld, %.0f states/s",
+					job->tree->qualified, phase, (long long) c.states, (long long) c.edges,
+					(long long) c.frontier, job->stored / seconds)));
+}
+
+static bool
+time_is_up(const GrowJob *job)
+{
+	return job->deadline != 0 && GetCurrentTimestamp() >= job->deadline;
+}
+
+/*
+ * How many states the next batch expands: near max_states, about as many as
+ * the states still allowed divided by the new states an expansion adds.
+ */
+static int
+batch_budget(const GrowJob *job, const TreeCounters *c)
+{
+	double		budget = job->batch;
+
+	if (job->max_states >= 0)
+	{
+		double		per_expansion = (double) Max(c->states - 1, 1) / Max(c->states - c->frontier, 1);
+
+		budget = Min(budget, Max(250.0, (job->max_states - c->states) / per_expansion));
+	}
+	return (int) Max(1.0, Min(budget, (double) gt_grow_batch_size));
+}
+
+/* Plans for the batch statements rest on statistics of tables that grow fast. */
+static void
+analyze_when_doubled(GrowJob *job, const TreeCounters *c)
+{
+	if (c->states < 2 * job->analyzed_at)
+		return;
+	/* Key columns only: sampling the jsonb columns would sort them. */
+	spi_run(psprintf("ANALYZE %s (id, depth, expanded, stale), %s (init_id, next_id)",
+					 job->tree->states, job->tree->graph), 0, NULL, NULL, SPI_OK_UTILITY);
+	job->analyzed_at = c->states;
+}
+
+/* One batch; returns the states it expanded (0: the frontier is exhausted). */
+static int64
+grow_batch(GrowJob *job, int budget)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	double		seconds;
+	int64		expanded;
+	double		target = gt_progress_interval / 2000.0;
+
+	spi_run("SELECT expanded, states FROM gametree.grow_step($1, $2, $3)", 3,
+			(Oid[]) {TEXTOID, INT4OID, INT4OID},
+			(Datum[]) {job->name, Int32GetDatum(budget), Int32GetDatum(job->max_depth)},
+			SPI_OK_SELECT);
+	expanded = int8_result(1);
+	job->expanded += expanded;
+	job->stored += int8_result(2);
+	SPI_freetuptable(SPI_tuptable);
+
+	/* Size the next batch so that it takes about half a progress interval. */
+	seconds = (GetCurrentTimestamp() - start) / 1e6;
+	if (expanded == budget)
+		job->batch = (int) Min((double) gt_grow_batch_size,
+							   Max((double) MIN_BATCH,
+								   seconds > 0 ? Min(2.0 * budget, budget * target / seconds) : 2.0 * budget));
+	return expanded;
+}
+
+static void
+propagate_stale(GrowJob *job)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	int64		took;
+
+	spi_run("SELECT gametree.propagate($1, false)", 1, (Oid[]) {TEXTOID},
+			(Datum[]) {job->name}, SPI_OK_SELECT);
+	SPI_freetuptable(SPI_tuptable);
+
+	/*
+	 * At least propagate_interval apart, and three times as long as this one
+	 * took, so that propagation stays under a quarter of the job.
+	 */
+	took = GetCurrentTimestamp() - start;
+	job->propagate_at = GetCurrentTimestamp() +
+		Max((int64) gt_propagate_interval * 1000, 3 * took);
+}
+
+/* The interval in microseconds, saturating instead of overflowing. */
+static int64
+interval_usecs(const Interval *span)
+{
+	double		usecs = span->time + (double) span->day * USECS_PER_DAY +
+		(double) span->month * DAYS_PER_MONTH * USECS_PER_DAY;
+
+	return (int64) Min(usecs, (double) PG_INT64_MAX / 2);
+}
+
+PG_FUNCTION_INFO_V1(gametree_grow);
+Datum
+gametree_grow(PG_FUNCTION_ARGS)
+{
+	CallContext *call = (CallContext *) fcinfo->context;
+	GrowJob		job = {0};
+	Interval   *limit = PG_ARGISNULL(3) ? NULL : PG_GETARG_INTERVAL_P(3);
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("tree must not be NULL")));
+	if ((!PG_ARGISNULL(1) && PG_GETARG_INT64(1) < 0) ||
+		(!PG_ARGISNULL(2) && PG_GETARG_INT32(2) < 0) ||
+		(limit != NULL && interval_usecs(limit) < 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("grow limits must not be negative"),
+				 errdetail("max_states %s, max_depth %s, time_limit %s",
+						   PG_ARGISNULL(1) ? "NULL" : psprintf(INT64_FORMAT, PG_GETARG_INT64(1)),
+						   PG_ARGISNULL(2) ? "NULL" : psprintf("%d", PG_GETARG_INT32(2)),
+						   limit == NULL ? "NULL" :
+						   DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(limit))))));
+
+	job.can_commit = call != NULL && IsA(call, CallContext) && !call->atomic;
+	job.max_states = PG_ARGISNULL(1) ? -1 : PG_GETARG_INT64(1);
+	job.max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
+	job.began = job.noticed = GetCurrentTimestamp();
+	if (limit != NULL)
+		job.deadline = job.began + interval_usecs(limit);
+	job.propagate_at = job.began + (int64) gt_propagate_interval * 1000;
+	job.analyzed_at = 5000;
+	/* Start small: the first NOTICE comes within a second even for slow games. */
+	job.batch = Min(MIN_BATCH * 4, gt_grow_batch_size);
+
+	SPI_connect_ext(job.can_commit ? SPI_OPT_NONATOMIC : 0);
+	job.tree = tree_open(PG_GETARG_TEXT_PP(0));
+	job.name = CStringGetTextDatum(quote_qualified_identifier(job.tree->schema, job.tree->name));
+	start_progress(&job);
+	commit_if_possible(&job);
+
+	for (;;)
+	{
+		TreeCounters c;
+
+		CHECK_FOR_INTERRUPTS();
+		if (time_is_up(&job))
+			break;
+		c = read_counters(&job);
+		if (job.max_states >= 0 && c.states >= job.max_states)
+			break;
+		analyze_when_doubled(&job, &c);
+		if (grow_batch(&job, batch_budget(&job, &c)) == 0)
+			break;
+		update_progress(&job, false);
+		commit_if_possible(&job);
+		if (GetCurrentTimestamp() >= job.propagate_at)
+		{
+			notice_progress(&job, "propagating");
+			propagate_stale(&job);
+			commit_if_possible(&job);
+		}
+		notice_progress(&job, "expanding");
+	}
+	notice_progress(&job, "propagating");
+	propagate_stale(&job);
+	update_progress(&job, true);
+	commit_if_possible(&job);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
