@@ -10,9 +10,7 @@
  */
 #include "postgres.h"
 
-#include "core/game.h"
-#include "core/jsonfacts.h"
-#include "lib/stringinfo.h"
+#include "games/placement.h"
 #include "port/pg_bitutils.h"
 
 #define COLS 7
@@ -47,6 +45,40 @@ has_four(uint64 b)
 	return false;
 }
 
+static int
+cell_bit(int col, int row)
+{
+	return H * (col - 1) + row - 1;
+}
+
+/* The top disc of each column. */
+static uint64
+top_discs(uint64 occupied)
+{
+	uint64		tops = 0;
+
+	for (int col = 0; col < COLS; col++)
+	{
+		uint64		column = occupied & (UINT64CONST(0x3F) << (H * col));
+
+		if (column != 0)
+			tops |= UINT64CONST(1) << pg_leftmost_one_pos64(column);
+	}
+	return tops;
+}
+
+static const char *const cell_values[] = {"red", "black", "b"};
+
+static const PlacementBoard board = {
+	.range = {COLS, ROWS},
+	.bit = cell_bit,
+	.pieces = cell_values,
+	.counts = "%d red and %d black discs",
+	.full = BOARD_MASK,
+	.has_line = has_four,
+	.last_placed = top_discs,
+};
+
 static void
 c4_initial(const Game *game, GameState *out)
 {
@@ -54,23 +86,16 @@ c4_initial(const Game *game, GameState *out)
 	out->size = sizeof(Connect4);
 }
 
-static bool
-c4_terminal(const Game *game, const GameState *state)
-{
-	const Connect4 *c = GT_STATE_AS(state, Connect4);
-
-	return has_four(c->disc[RED]) || has_four(c->disc[BLACK]) ||
-		(c->disc[RED] | c->disc[BLACK]) == BOARD_MASK;
-}
-
 static int
 c4_control(const Game *game, const GameState *state)
 {
-	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	return placement_control(&board, GT_STATE_AS(state, Connect4)->disc);
+}
 
-	if (c4_terminal(game, state))
-		return GT_NO_ROLE;
-	return gt_popcount64(c->disc[RED]) == gt_popcount64(c->disc[BLACK]) ? RED : BLACK;
+static bool
+c4_terminal(const Game *game, const GameState *state)
+{
+	return c4_control(game, state) == GT_NO_ROLE;
 }
 
 static int
@@ -104,12 +129,7 @@ c4_next(const Game *game, const GameState *state, GameMove move, GameState *out)
 static void
 c4_goals(const Game *game, const GameState *state, int *goals)
 {
-	const Connect4 *c = GT_STATE_AS(state, Connect4);
-	bool		red = has_four(c->disc[RED]);
-	bool		black = has_four(c->disc[BLACK]);
-
-	goals[RED] = red ? 100 : black ? 0 : 50;
-	goals[BLACK] = black ? 100 : red ? 0 : 50;
+	placement_goals(&board, GT_STATE_AS(state, Connect4)->disc, goals);
 }
 
 static uint64
@@ -140,71 +160,14 @@ c4_encode_state(const Game *game, const GameState *state, JsonOut *out)
 		jo_fact(out, "control", roles[mover]);
 }
 
-/* True when removing one top disc of the winner leaves it without a line. */
-static bool
-ended_by_last_move(uint64 winner, uint64 occupied)
-{
-	for (int col = 0; col < COLS; col++)
-	{
-		uint64		column = occupied & (UINT64CONST(0x3F) << (H * col));
-		uint64		top;
-
-		if (column == 0)
-			continue;
-		top = UINT64CONST(1) << pg_leftmost_one_pos64(column);
-		if ((winner & top) && !has_four(winner & ~top))
-			return true;
-	}
-	return false;
-}
-
 static void
 c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 {
-	static const char *const values[] = {"red", "black", "b"};
 	Connect4   *c = GT_STATE_AS(out, Connect4);
-	uint64		seen = 0;
 	uint64		occupied;
-	int			control = GT_NO_ROLE;
-	int			nred,
-				nblack;
-	bool		red,
-				black;
 
 	c4_initial(game, out);
-	for (int i = 0; i < nfacts; i++)
-	{
-		Fact	   *f = &facts[i];
-
-		if (strcmp(f->relation, "cell") == 0)
-		{
-			int			col,
-						row,
-						who;
-			uint64		bit;
-
-			fact_expect_arity(f, 3);
-			col = fact_int(f, 0, 1, COLS);
-			row = fact_int(f, 1, 1, ROWS);
-			who = fact_choice(f, 2, values, 3);
-			bit = UINT64CONST(1) << (H * (col - 1) + row - 1);
-			if (seen & bit)
-				gt_invalid_state(game, "cell (%d, %d) is given twice", col, row);
-			seen |= bit;
-			if (who != 2)
-				c->disc[who] |= bit;
-		}
-		else if (strcmp(f->relation, "control") == 0)
-		{
-			fact_expect_arity(f, 1);
-			if (control != GT_NO_ROLE)
-				gt_invalid_state(game, "control is given twice");
-			control = fact_choice(f, 0, roles, 2);
-		}
-		else
-			fact_unknown(f);
-	}
-
+	placement_decode(game, &board, facts, nfacts, c->disc);
 	occupied = c->disc[RED] | c->disc[BLACK];
 	/* Every disc rests on the bottom or on another disc. */
 	if (occupied & ~(occupied << 1 | BOTTOM_ROW))
@@ -214,18 +177,6 @@ c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 		gt_invalid_state(game, "the disc at (%d, %d) floats above an empty cell",
 						 bit / H + 1, bit % H + 1);
 	}
-	nred = gt_popcount64(c->disc[RED]);
-	nblack = gt_popcount64(c->disc[BLACK]);
-	if (nred != nblack && nred != nblack + 1)
-		gt_invalid_state(game, "%d red and %d black discs cannot arise, since red moves first and they alternate",
-						 nred, nblack);
-	red = has_four(c->disc[RED]);
-	black = has_four(c->disc[BLACK]);
-	if ((red && (black || nred == nblack || !ended_by_last_move(c->disc[RED], occupied))) ||
-		(black && (nred != nblack || !ended_by_last_move(c->disc[BLACK], occupied))))
-		gt_invalid_state(game, "play went on after the game had ended");
-
-	gt_check_control(game, control, c4_control(game, out));
 }
 
 static void
@@ -286,6 +237,7 @@ c4_board(const Game *game, const GameState *state)
 		appendStringInfoString(&buf, " |\n");
 	}
 	appendStringInfoString(&buf, "  +---------------+\n    1 2 3 4 5 6 7\n");
+	placement_board_status(game, &board, c->disc, &buf);
 	return buf.data;
 }
 

@@ -9,14 +9,12 @@
  */
 #include "postgres.h"
 
-#include "core/game.h"
-#include "core/jsonfacts.h"
-#include "lib/stringinfo.h"
+#include "games/placement.h"
 #include "port/pg_bitutils.h"
 
 typedef struct TicTacToe
 {
-	uint16		mark[2];		/* [0] xplayer, [1] oplayer */
+	uint64		mark[2];		/* [0] xplayer, [1] oplayer */
 } TicTacToe;
 
 #define FULL 0x1FF
@@ -32,13 +30,36 @@ static const uint16 lines[8] = {
 };
 
 static bool
-has_line(uint16 m)
+has_line(uint64 m)
 {
 	for (int i = 0; i < 8; i++)
 		if ((m & lines[i]) == lines[i])
 			return true;
 	return false;
 }
+
+static int
+cell_bit(int row, int col)
+{
+	return 3 * (row - 1) + col - 1;
+}
+
+/* Any mark may have been the last. */
+static uint64
+any_cell(uint64 occupied)
+{
+	return occupied;
+}
+
+static const PlacementBoard board = {
+	.range = {3, 3},
+	.bit = cell_bit,
+	.pieces = marks,
+	.counts = "%d x's and %d o's",
+	.full = FULL,
+	.has_line = has_line,
+	.last_placed = any_cell,
+};
 
 static void
 ttt_initial(const Game *game, GameState *out)
@@ -47,22 +68,16 @@ ttt_initial(const Game *game, GameState *out)
 	out->size = sizeof(TicTacToe);
 }
 
-static bool
-ttt_terminal(const Game *game, const GameState *state)
-{
-	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
-
-	return has_line(t->mark[X]) || has_line(t->mark[O]) || (t->mark[X] | t->mark[O]) == FULL;
-}
-
 static int
 ttt_control(const Game *game, const GameState *state)
 {
-	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
+	return placement_control(&board, GT_STATE_AS(state, TicTacToe)->mark);
+}
 
-	if (ttt_terminal(game, state))
-		return GT_NO_ROLE;
-	return gt_popcount64(t->mark[X]) == gt_popcount64(t->mark[O]) ? X : O;
+static bool
+ttt_terminal(const Game *game, const GameState *state)
+{
+	return ttt_control(game, state) == GT_NO_ROLE;
 }
 
 static int
@@ -95,12 +110,7 @@ ttt_next(const Game *game, const GameState *state, GameMove move, GameState *out
 static void
 ttt_goals(const Game *game, const GameState *state, int *goals)
 {
-	const TicTacToe *t = GT_STATE_AS(state, TicTacToe);
-	bool		xwin = has_line(t->mark[X]);
-	bool		owin = has_line(t->mark[O]);
-
-	goals[X] = xwin ? 100 : owin ? 0 : 50;
-	goals[O] = owin ? 100 : xwin ? 0 : 50;
+	placement_goals(&board, GT_STATE_AS(state, TicTacToe)->mark, goals);
 }
 
 static uint64
@@ -133,76 +143,11 @@ ttt_encode_state(const Game *game, const GameState *state, JsonOut *out)
 		jo_fact(out, "control", roles[mover]);
 }
 
-/*
- * True when some mark of the winner is the last move that can have ended the
- * game: removing it leaves no line.  Otherwise play went on after the end.
- */
-static bool
-ended_by_last_move(uint16 winner)
-{
-	for (uint32 m = winner; m; m &= m - 1)
-		if (!has_line(winner & ~(1 << pg_rightmost_one_pos32(m))))
-			return true;
-	return false;
-}
-
 static void
 ttt_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 {
-	TicTacToe  *t = GT_STATE_AS(out, TicTacToe);
-	uint16		seen = 0;
-	int			control = GT_NO_ROLE;
-	int			nx,
-				no;
-	bool		xwin,
-				owin;
-
 	ttt_initial(game, out);
-	for (int i = 0; i < nfacts; i++)
-	{
-		Fact	   *f = &facts[i];
-
-		if (strcmp(f->relation, "cell") == 0)
-		{
-			int			row,
-						col,
-						cell,
-						m;
-
-			fact_expect_arity(f, 3);
-			row = fact_int(f, 0, 1, 3);
-			col = fact_int(f, 1, 1, 3);
-			m = fact_choice(f, 2, marks, 3);
-			cell = 3 * (row - 1) + col - 1;
-			if (seen & (1 << cell))
-				gt_invalid_state(game, "cell (%d, %d) is given twice", row, col);
-			seen |= 1 << cell;
-			if (m != 2)
-				t->mark[m] |= 1 << cell;
-		}
-		else if (strcmp(f->relation, "control") == 0)
-		{
-			fact_expect_arity(f, 1);
-			if (control != GT_NO_ROLE)
-				gt_invalid_state(game, "control is given twice");
-			control = fact_choice(f, 0, roles, 2);
-		}
-		else
-			fact_unknown(f);
-	}
-
-	nx = gt_popcount64(t->mark[X]);
-	no = gt_popcount64(t->mark[O]);
-	if (nx != no && nx != no + 1)
-		gt_invalid_state(game, "%d x's and %d o's cannot arise, since xplayer moves first and they alternate",
-						 nx, no);
-	xwin = has_line(t->mark[X]);
-	owin = has_line(t->mark[O]);
-	if ((xwin && (owin || nx == no || !ended_by_last_move(t->mark[X]))) ||
-		(owin && (nx != no || !ended_by_last_move(t->mark[O]))))
-		gt_invalid_state(game, "play went on after the game had ended");
-
-	gt_check_control(game, control, ttt_control(game, out));
+	placement_decode(game, &board, facts, nfacts, GT_STATE_AS(out, TicTacToe)->mark);
 }
 
 static void
@@ -237,6 +182,7 @@ ttt_board(const Game *game, const GameState *state)
 		if (row < 2)
 			appendStringInfoString(&buf, "  ---+---+---\n");
 	}
+	placement_board_status(game, &board, t->mark, &buf);
 	return buf.data;
 }
 
