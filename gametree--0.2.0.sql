@@ -222,7 +222,9 @@ BEGIN
     -- Validates the game and the root; the tree stores canonical states.
     start := @extschema@.canonical(game, coalesce(root, @extschema@.initial(game)));
     IF EXISTS (SELECT 1 FROM @extschema@.trees t WHERE t.schema = sch AND t.name = base) THEN
-        RAISE EXCEPTION 'tree "%.%" already exists', sch, base USING ERRCODE = '42P07';
+        RAISE EXCEPTION 'tree "%.%" already exists', sch, base USING ERRCODE = '42P07',
+            HINT = format('Pick another name, or drop it first: SELECT gametree.drop_tree(%L);',
+                          format('%I.%I', sch, base));
     END IF;
 
     EXECUTE format($ddl$
