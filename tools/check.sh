@@ -20,6 +20,20 @@ regress_failed=$(grep -cE '\.\.\. FAILED|^not ok ' "$log/regress.out" || true)
 failed=$((failed + regress_failed))
 [ -f regression.diffs ] && cat regression.diffs
 
+# Only the module magic, _PG_init and the SQL entry points (gametree_*) leave
+# the library (src/exports.map), so no internal name collides with another
+# library loaded into the same server process.
+gt_log "exported symbols of gametree.so"
+stray=$(nm -D --defined-only gametree.so | awk '$2 ~ /^[TtWw]$/ { print $3 }' |
+	grep -vE '^(Pg_magic_func|_PG_init|gametree_[a-z_0-9]+|pg_finfo_gametree_[a-z_0-9]+)$' || true)
+if [ -z "$stray" ]; then
+	echo "ok - every exported function of gametree.so is prefixed"
+	passed=$((passed + 1))
+else
+	echo "not ok - unprefixed exported functions: $stray"
+	failed=$((failed + 1))
+fi
+
 gt_log "pgTAP: $(ls test/*.sql | wc -l) files"
 gt_fresh_database gametree_tap pgtap dblink
 # Published and independently computed counts (test/data/README.md), for
@@ -41,6 +55,16 @@ passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/tap.out" || true)))
 failed=$((failed + $(grep -cE '^not ok [0-9]+' "$log/tap.out" || true)))
 # A test file that dies or plans wrong fails the run even if no assertion did.
 grep -qE '^Result: PASS' "$log/tap.out" || failed=$((failed + 1))
+
+gt_log "README samples"
+readme_status=0
+bash tools/readme_check.sh >"$log/readme.out" 2>&1 || readme_status=$?
+cat "$log/readme.out"
+passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/readme.out" || true)))
+readme_failed=$(grep -cE '^not ok [0-9]+' "$log/readme.out" || true)
+# The checker can also stop before its first test (no database, say).
+[ "$readme_status" -ne 0 ] && [ "$readme_failed" -eq 0 ] && readme_failed=1
+failed=$((failed + readme_failed))
 
 rm -rf "$log"
 echo "$passed passed, $failed failed"
