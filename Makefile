@@ -16,6 +16,10 @@ ifeq ($(shell uname -s),Linux)
 SHLIB_LINK += -Wl,--version-script=$(CURDIR)/src/exports.map
 endif
 
+# PGXS tracks no header dependencies here: rebuild every object when a
+# header changes (a stale object with an old struct layout crashes).
+$(OBJS): $(wildcard src/*/*.h src/games/*/*.h)
+
 # pg_regress: one file per feature, top-level sql/ and expected/
 REGRESS = $(sort $(notdir $(basename $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
