@@ -28,8 +28,8 @@
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 
-#define BLACK 0
-#define WHITE 1
+#define CK_BLACK 0
+#define CK_WHITE 1
 
 #define SQUARES 32
 #define MAX_PIECES 12
@@ -45,7 +45,7 @@
 
 typedef struct Checkers
 {
-	uint64		piece[2];		/* [BLACK], [WHITE] in the 35-bit layout */
+	uint64		piece[2];		/* [CK_BLACK], [CK_WHITE] in the 35-bit layout */
 	uint64		king;			/* crowned pieces of either side */
 	uint32		mover;
 	uint32		clock;			/* plies of king steps in a row */
@@ -87,7 +87,7 @@ first_bit(uint64 x)
 static inline uint64
 empty_squares(const Checkers *c)
 {
-	return VALID & ~(c->piece[BLACK] | c->piece[WHITE]);
+	return VALID & ~(c->piece[CK_BLACK] | c->piece[CK_WHITE]);
 }
 
 /*
@@ -276,14 +276,14 @@ generate_side(const Checkers *c, int s, GameMove *moves)
 static int
 generate(const Checkers *c, GameMove *moves)
 {
-	return c->mover == BLACK ? generate_side(c, BLACK, moves) : generate_side(c, WHITE, moves);
+	return c->mover == CK_BLACK ? generate_side(c, CK_BLACK, moves) : generate_side(c, CK_WHITE, moves);
 }
 
 /* The number of legal moves, the draw rule aside. */
 static int
 count_moves(const Checkers *c)
 {
-	return c->mover == BLACK ? generate_side(c, BLACK, NULL) : generate_side(c, WHITE, NULL);
+	return c->mover == CK_BLACK ? generate_side(c, CK_BLACK, NULL) : generate_side(c, CK_WHITE, NULL);
 }
 
 /* Whether the mover can move at all (the draw rule aside). */
@@ -377,8 +377,8 @@ ck_initial(const Game *game, GameState *out)
 	memset(c, 0, sizeof(Checkers));
 	for (int s = 0; s < MAX_PIECES; s++)
 	{
-		c->piece[BLACK] |= UINT64CONST(1) << BIT(s);
-		c->piece[WHITE] |= UINT64CONST(1) << BIT(SQUARES - 1 - s);
+		c->piece[CK_BLACK] |= UINT64CONST(1) << BIT(s);
+		c->piece[CK_WHITE] |= UINT64CONST(1) << BIT(SQUARES - 1 - s);
 	}
 	out->size = sizeof(Checkers);
 }
@@ -436,7 +436,7 @@ ck_goals(const Game *game, const GameState *state, int *goals)
 
 	if (can_move(c))
 	{
-		goals[BLACK] = goals[WHITE] = 50;
+		goals[CK_BLACK] = goals[CK_WHITE] = 50;
 		return;
 	}
 	goals[c->mover] = GT_GOAL_MIN;
@@ -455,7 +455,7 @@ static uint64
 ck_hash(const Game *game, const GameState *state)
 {
 	const Checkers *c = GT_STATE_AS(state, Checkers);
-	uint64		words[4] = {c->piece[BLACK], c->piece[WHITE], c->king,
+	uint64		words[4] = {c->piece[CK_BLACK], c->piece[CK_WHITE], c->king,
 	(uint64) c->mover << 32 | c->clock};
 
 	return gt_hash_words(words, 4);
@@ -473,29 +473,29 @@ ck_heuristic(const Game *game, const GameState *state, double *values)
 	double		score[2] = {0, 0};
 
 	for (int s = 0; s < SQUARES; s++)
-		for (int side = BLACK; side <= WHITE; side++)
+		for (int side = CK_BLACK; side <= CK_WHITE; side++)
 			if (c->piece[side] >> BIT(s) & 1)
 			{
 				if (c->king >> BIT(s) & 1)
 					score[side] += 3.0;
 				else
-					score[side] += 2.0 + 0.1 * (side == BLACK ? ROW_OF(s) : 7 - ROW_OF(s));
+					score[side] += 2.0 + 0.1 * (side == CK_BLACK ? ROW_OF(s) : 7 - ROW_OF(s));
 			}
-	if (score[BLACK] + score[WHITE] == 0)
-		values[BLACK] = 50.0;
+	if (score[CK_BLACK] + score[CK_WHITE] == 0)
+		values[CK_BLACK] = 50.0;
 	else
-		values[BLACK] = 100.0 * score[BLACK] / (score[BLACK] + score[WHITE]);
-	values[WHITE] = 100.0 - values[BLACK];
+		values[CK_BLACK] = 100.0 * score[CK_BLACK] / (score[CK_BLACK] + score[CK_WHITE]);
+	values[CK_WHITE] = 100.0 - values[CK_BLACK];
 }
 
-/* The side (BLACK, WHITE) on square s (0..31), or -1 when it is empty. */
+/* The side (CK_BLACK, CK_WHITE) on square s (0..31), or -1 when it is empty. */
 static int
 side_on(const Checkers *c, int s)
 {
-	if (c->piece[BLACK] >> BIT(s) & 1)
-		return BLACK;
-	if (c->piece[WHITE] >> BIT(s) & 1)
-		return WHITE;
+	if (c->piece[CK_BLACK] >> BIT(s) & 1)
+		return CK_BLACK;
+	if (c->piece[CK_WHITE] >> BIT(s) & 1)
+		return CK_WHITE;
 	return -1;
 }
 
@@ -531,7 +531,7 @@ ck_encode_state(const Game *game, const GameState *state, JsonOut *out)
 static void
 check_position(const Game *game, const Checkers *c)
 {
-	for (int side = BLACK; side <= WHITE; side++)
+	for (int side = CK_BLACK; side <= CK_WHITE; side++)
 	{
 		uint64		men = c->piece[side] & ~c->king & crown_row[side];
 
@@ -571,7 +571,7 @@ ck_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 			side = fact_choice(f, 1, roles, 2);
 			kind = fact_choice(f, 2, kinds, 2);
 			bit = UINT64CONST(1) << BIT(sq - 1);
-			if ((c->piece[BLACK] | c->piece[WHITE]) & bit)
+			if ((c->piece[CK_BLACK] | c->piece[CK_WHITE]) & bit)
 				gt_invalid_state(game, "square %d is given twice", sq);
 			c->piece[side] |= bit;
 			if (kind == 1)
@@ -822,7 +822,7 @@ ck_board(const Game *game, const GameState *state)
 				appendStringInfo(&buf, " %2d", s + 1);
 			else
 			{
-				char		letter = side == BLACK ? 'b' : 'w';
+				char		letter = side == CK_BLACK ? 'b' : 'w';
 
 				if (c->king >> BIT(s) & 1)
 					letter = pg_toupper(letter);
@@ -887,7 +887,7 @@ ck_from_fen(const Game *game, const char *fen, GameState *out)
 		p++;
 	if (*p != 'B' && *p != 'W')
 		bad_fen(fen, "it must start with the side to move, B or W");
-	c->mover = (*p++ == 'B') ? BLACK : WHITE;
+	c->mover = (*p++ == 'B') ? CK_BLACK : CK_WHITE;
 	while (*p == ':')
 	{
 		char		tag = *++p;
@@ -913,7 +913,7 @@ ck_from_fen(const Game *game, const char *fen, GameState *out)
 		}
 		if (tag != 'B' && tag != 'W')
 			bad_fen(fen, psprintf("expected W or B after ':' at position %d", (int) (p - fen)));
-		side = (tag == 'B') ? BLACK : WHITE;
+		side = (tag == 'B') ? CK_BLACK : CK_WHITE;
 		if (seen[side])
 			bad_fen(fen, psprintf("the %s pieces are given twice", roles[side]));
 		seen[side] = true;
@@ -941,7 +941,7 @@ ck_from_fen(const Game *game, const char *fen, GameState *out)
 				if (sq < 1 || sq > SQUARES)
 					gt_invalid_state(game, "square %d does not exist (squares are numbered 1 to 32)", sq);
 				bit = UINT64CONST(1) << BIT(sq - 1);
-				if ((c->piece[BLACK] | c->piece[WHITE]) & bit)
+				if ((c->piece[CK_BLACK] | c->piece[CK_WHITE]) & bit)
 					gt_invalid_state(game, "square %d is given twice", sq);
 				c->piece[side] |= bit;
 				if (king)
@@ -962,9 +962,9 @@ ck_from_fen(const Game *game, const char *fen, GameState *out)
 		p++;
 	if (*p != '\0')
 		bad_fen(fen, psprintf("unexpected '%c' at position %d", *p, (int) (p - fen) + 1));
-	if (!seen[WHITE] || !seen[BLACK])
+	if (!seen[CK_WHITE] || !seen[CK_BLACK])
 		bad_fen(fen, psprintf("the %s pieces are missing (a section such as :%c1,2)",
-							  roles[seen[WHITE] ? BLACK : WHITE], seen[WHITE] ? 'B' : 'W'));
+							  roles[seen[CK_WHITE] ? CK_BLACK : CK_WHITE], seen[CK_WHITE] ? 'B' : 'W'));
 	check_position(game, c);
 }
 
@@ -976,12 +976,12 @@ ck_to_fen(const Game *game, const GameState *state)
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfoChar(&buf, c->mover == BLACK ? 'B' : 'W');
-	for (int side = WHITE; side >= BLACK; side--)
+	appendStringInfoChar(&buf, c->mover == CK_BLACK ? 'B' : 'W');
+	for (int side = CK_WHITE; side >= CK_BLACK; side--)
 	{
 		bool		first = true;
 
-		appendStringInfo(&buf, ":%c", side == BLACK ? 'B' : 'W');
+		appendStringInfo(&buf, ":%c", side == CK_BLACK ? 'B' : 'W');
 		for (int s = 0; s < SQUARES; s++)
 			if (c->piece[side] >> BIT(s) & 1)
 			{

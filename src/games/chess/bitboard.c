@@ -169,14 +169,11 @@ init_magics(Magic *magics, const uint64 *numbers, Bitboard *table, const int dir
 void
 chess_init_tables(void)
 {
-	static bool done = false;
 	static const int knight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
 	static const int king[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
 	static const int white_pawn[2][2] = {{-1, 1}, {1, 1}};
 	static const int black_pawn[2][2] = {{-1, -1}, {1, -1}};
 
-	if (likely(done))
-		return;
 	for (int s = 0; s < 64; s++)
 	{
 		chess_knight_attacks[s] = step(s, knight, 8);
@@ -203,5 +200,4 @@ chess_init_tables(void)
 				chess_line[a][b] = (rook_attacks(a, 0) & rook_attacks(b, 0)) | BB(a) | BB(b);
 			}
 		}
-	done = true;
 }

@@ -55,7 +55,7 @@ extern Bitboard chess_between[64][64];
 /* The whole line through a and b (both included), else empty. */
 extern Bitboard chess_line[64][64];
 
-/* Fills the tables once per backend; cheap to call again. */
+/* Fills the tables: the chess game's init hook, called once by _PG_init. */
 extern void chess_init_tables(void);
 
 static inline int

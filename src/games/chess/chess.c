@@ -13,7 +13,6 @@ const char *const chess_roles[2] = {"white", "black"};
 static void
 chess_initial(const Game *game, GameState *out)
 {
-	chess_init_tables();
 	chess_startpos(GT_STATE_AS(out, Position));
 	out->size = sizeof(Position);
 }
@@ -32,7 +31,6 @@ legal_moves(const GameState *state, GameMove *out, bool draw_rules)
 	Move		moves[MAX_MOVES];
 	int			n;
 
-	chess_init_tables();
 	if (draw_rules && drawn_by_rule(pos))
 		return 0;
 	n = chess_generate(pos, moves);
@@ -65,7 +63,6 @@ chess_legal_by_move_rules(const Game *game, const GameState *state, GameMove *ou
 static void
 chess_next(const Game *game, const GameState *state, GameMove move, GameState *out)
 {
-	chess_init_tables();
 	gt_state_copy(out, state);
 	chess_do_move(GT_STATE_AS(out, Position), (Move) move);
 }
@@ -76,7 +73,6 @@ chess_terminal(const Game *game, const GameState *state)
 	const Position *pos = GT_STATE_AS(state, Position);
 	Move		moves[MAX_MOVES];
 
-	chess_init_tables();
 	return drawn_by_rule(pos) || chess_generate(pos, moves) == 0;
 }
 
@@ -87,8 +83,7 @@ chess_goals(const Game *game, const GameState *state, int *goals)
 	const Position *pos = GT_STATE_AS(state, Position);
 	Move		moves[MAX_MOVES];
 
-	chess_init_tables();
-	if (chess_generate(pos, moves) == 0 && checkers(pos))
+	if (chess_generate(pos, moves) == 0 && checking_pieces(pos))
 	{
 		goals[pos->side] = GT_GOAL_MIN;
 		goals[pos->side ^ 1] = GT_GOAL_MAX;

@@ -97,7 +97,7 @@ attackers_to(const Position *pos, int s, Bitboard occ)
 }
 
 static inline Bitboard
-checkers(const Position *pos)
+checking_pieces(const Position *pos)
 {
 	return attackers_to(pos, king_square(pos, pos->side), occupied(pos)) &
 		pos->color[pos->side ^ 1];

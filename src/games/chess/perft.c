@@ -39,7 +39,6 @@ chess_perft(const Game *game, const GameState *state, int depth, bool draw_rules
 
 	if (depth == 0)
 		return 1;
-	chess_init_tables();
 	stack = palloc((depth + 1) * sizeof(Position));
 	stack[0] = *GT_STATE_AS(state, Position);
 	return perft_node(stack, depth, draw_rules);
