@@ -1,0 +1,25 @@
+-- The settings (GUCs) that _PG_init defines: defaults, units, bounds.
+BEGIN;
+SET client_min_messages = warning;
+SELECT plan(4);
+
+SELECT gametree.initial('tictactoe') IS NOT NULL AS loaded \gset
+SELECT results_eq(
+  $$SELECT name, setting, unit FROM pg_settings WHERE name LIKE 'gametree.%' ORDER BY name$$,
+  $$VALUES ('gametree.grow_batch_size', '4000', NULL::text), ('gametree.progress_interval', '1000', 'ms'),
+           ('gametree.propagate_chunk', '10000', NULL), ('gametree.propagate_interval', '30000', 'ms')$$,
+  'four settings with their defaults');
+SELECT throws_ok($$SET LOCAL gametree.grow_batch_size = 0$$, '22023', NULL,
+                 'a batch size below 1 is refused');
+SELECT throws_ok($$SET LOCAL gametree.no_such_setting = 1$$, '42602', NULL,
+                 'the gametree prefix is reserved: unknown names are refused');
+
+-- A smaller batch size still grows the same tree.
+SET LOCAL gametree.grow_batch_size = 7;
+SELECT gametree.create_tree('small_batches', 'tictactoe') IS NOT NULL AS created \gset
+CALL gametree.grow('small_batches');
+SELECT is((SELECT row(states, edges, frontier)::text FROM gametree.trees WHERE name = 'small_batches'),
+          '(5478,16167,0)', 'grow with batches of 7 states grows the whole game');
+
+SELECT * FROM finish();
+ROLLBACK;
