@@ -8,7 +8,7 @@ if ! gt_psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'gametr
 	gt_psql -q -d postgres -c "CREATE DATABASE gametree"
 fi
 # Trees others made in this database stay; the demo replaces only its own.
-gt_psql -q -d gametree -c "CREATE EXTENSION IF NOT EXISTS gametree"
+gt_psql -q -d gametree -c "CREATE EXTENSION IF NOT EXISTS gametree" -c "ALTER EXTENSION gametree UPDATE"
 
 gt_psql -q -d gametree -f "$GT_ROOT/tools/demo.sql"
 cat <<MSG
