@@ -2,7 +2,7 @@
 -- what a cancelled grow reports.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(7);
+SELECT plan(8);
 
 -- Inside this test's transaction block: one transaction, no intermediate commits.
 SELECT gametree.create_tree('in_block', 'tictactoe') IS NOT NULL AS created \gset
@@ -13,6 +13,10 @@ SELECT is((SELECT utility FROM in_block_states WHERE id = (SELECT root_id FROM g
           '{"oplayer": 50, "xplayer": 50}'::jsonb, 'and propagates at the end');
 SELECT is((SELECT done FROM gametree.grow_progress WHERE pid = pg_backend_pid()), true,
           'its progress row says done');
+
+-- The largest limits mean no limit (no overflow in the batch arithmetic).
+SELECT lives_ok($$CALL gametree.grow('in_block', 9223372036854775807, 2147483647, '178000000 years')$$,
+                'the largest max_states, max_depth and time_limit are accepted');
 
 -- From a function, which always runs in its caller's transaction.
 CREATE FUNCTION pg_temp.grow_some(tree text) RETURNS bigint LANGUAGE plpgsql AS $$

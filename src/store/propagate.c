@@ -232,15 +232,15 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 	uint64		nrows;
 	Value	   *edges = palloc(game->max_moves * sizeof(Value));
 	int			nchanged = 0;
-	int64	   *upd_id = palloc(Max(nids, 1) * sizeof(int64));
-	Datum	   *upd_utility = palloc(Max(nids, 1) * sizeof(Datum));
-	Datum	   *upd_mobility = palloc(Max(nids, 1) * sizeof(Datum));
-	Datum	   *upd_proven = palloc(Max(nids, 1) * sizeof(Datum));
-	Datum	   *upd_best = palloc(Max(nids, 1) * sizeof(Datum));
-	bool	   *null_utility = palloc(Max(nids, 1) * sizeof(bool));
-	bool	   *null_mobility = palloc(Max(nids, 1) * sizeof(bool));
-	bool	   *null_best = palloc(Max(nids, 1) * sizeof(bool));
-	Datum	   *upd_changed = palloc(Max(nids, 1) * sizeof(Datum));
+	int64	   *upd_id;
+	Datum	   *upd_utility,
+			   *upd_mobility,
+			   *upd_proven,
+			   *upd_best,
+			   *upd_changed;
+	bool	   *null_utility,
+			   *null_mobility,
+			   *null_best;
 	int			nupdates = 0;
 	Datum		values[6];
 	Oid			types[6] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID,
@@ -254,6 +254,20 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 			1, (Oid[]) {INT8ARRAYOID}, &idarray, SPI_OK_SELECT);
 	rows = SPI_tuptable;
 	nrows = SPI_processed;
+
+	/*
+	 * One update per group of rows at most: sized by what the tables hold,
+	 * not by what they should hold (their owner may have written anything).
+	 */
+	upd_id = palloc(Max(nrows, 1) * sizeof(int64));
+	upd_utility = palloc(Max(nrows, 1) * sizeof(Datum));
+	upd_mobility = palloc(Max(nrows, 1) * sizeof(Datum));
+	upd_proven = palloc(Max(nrows, 1) * sizeof(Datum));
+	upd_best = palloc(Max(nrows, 1) * sizeof(Datum));
+	upd_changed = palloc(Max(nrows, 1) * sizeof(Datum));
+	null_utility = palloc(Max(nrows, 1) * sizeof(bool));
+	null_mobility = palloc(Max(nrows, 1) * sizeof(bool));
+	null_best = palloc(Max(nrows, 1) * sizeof(bool));
 
 	for (uint64 first = 0; first < nrows;)
 	{
@@ -273,9 +287,16 @@ evaluate_wave(const Tree *tree, int64 *ids, int nids)
 
 		read_value(game, rows->vals[first], desc, 3, &old);
 		old.move_id = isnull ? 0 : DatumGetInt64(best);
-		for (; end < nrows && n < game->max_moves &&
+		for (; end < nrows &&
 			 DatumGetInt64(SPI_getbinval(rows->vals[end], desc, 1, &isnull)) == id; end++, n++)
 		{
+			if (n == game->max_moves)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("state %lld of tree \"%s\" has more edges than a %s state can have (%d)",
+								(long long) id, tree->qualified, game->name, game->max_moves),
+						 errdetail("Rows of %s were written outside gametree.", tree->graph),
+						 errhint("Delete the rows that gametree did not write, or drop the tree.")));
 			read_value(game, rows->vals[end], desc, 8, &edges[n]);
 			edges[n].move_id = DatumGetInt64(SPI_getbinval(rows->vals[end], desc, 7, &isnull));
 		}
