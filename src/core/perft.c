@@ -79,8 +79,8 @@ PG_FUNCTION_INFO_V1(gametree_perft);
 Datum
 gametree_perft(PG_FUNCTION_ARGS)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	GameState  *state = gt_decode_state(game, PG_GETARG_JSONB_P(1));
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
 	int32		depth = PG_GETARG_INT32(2);
 	bool		include_terminal = PG_GETARG_BOOL(3);
 	bool		draw_rules = PG_GETARG_BOOL(4);
