@@ -37,7 +37,7 @@ SELECT throws_ok($$CALL gametree.grow('bt', time_limit => '-5 minutes')$$, '2202
 SELECT throws_ok($$SELECT gametree.propagate('nosuchtree')$$, '22023', 'unknown tree "nosuchtree"',
                  'propagate: unknown tree');
 SELECT throws_ok($$SELECT * FROM gametree.principal_variation('bt', 42)$$, '22023',
-                 'state 42 is not in tree "bt"', 'principal_variation: a state_id not in the tree');
+                 'state 42 is not in tree "public.bt"', 'principal_variation: a state_id not in the tree');
 
 SELECT is((SELECT row((SELECT count(*) FROM bt_states), (SELECT count(*) FROM bt_graph),
                       (SELECT count(*) FROM gametree.trees))::text),

@@ -8,6 +8,7 @@
 #include "core/jsonfacts.h"
 #include <math.h>
 
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
@@ -89,11 +90,24 @@ gt_game_from_text(text *name)
 			appendStringInfo(&known, "%s%s", i ? ", " : "", gt_game_at(i)->name);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown game \"%s\"", cname),
+				 errmsg("unknown game \"%s\"", gt_abbreviate(cname)),
 				 errhint("Known games: %s. SELECT * FROM gametree.games() lists them.",
 						 known.data)));
 	}
 	return game;
+}
+
+/* Longest value quoted in a message, in bytes. */
+#define MESSAGE_VALUE_MAX 100
+
+const char *
+gt_abbreviate(const char *value)
+{
+	int			len = strlen(value);
+
+	if (len <= MESSAGE_VALUE_MAX)
+		return value;
+	return psprintf("%.*s...", pg_mbcliplen(value, len, MESSAGE_VALUE_MAX), value);
 }
 
 /*
@@ -280,7 +294,7 @@ illegal_move(const Game *game, Jsonb *move, const char *problem)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("illegal %s move %s: %s", game->name,
-					JsonbToCString(NULL, &move->root, VARSIZE(move)), problem),
+					gt_abbreviate(JsonbToCString(NULL, &move->root, VARSIZE(move))), problem),
 			 errhint("SELECT gametree.legal('%s', state) lists the legal joint moves.",
 					 game->name)));
 }

@@ -196,6 +196,12 @@ extern int64 gt_perft_generic(const Game *game, const GameState *state, int dept
  */
 extern void gt_check_control(const Game *game, int given, int expected);
 
+/*
+ * A value the user gave, cut for an error message (a megabyte of input does
+ * not belong in a message or the server log).
+ */
+extern const char *gt_abbreviate(const char *value);
+
 /* Reports an invalid or impossible position of game; never returns. */
 extern void gt_invalid_state(const Game *game, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
 

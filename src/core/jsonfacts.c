@@ -104,16 +104,16 @@ json_string_choice(const JsonbValue *v, const char *const *names, int n)
 	return -1;
 }
 
-char *
+const char *
 json_value_text(const JsonbValue *v)
 {
 	JsonbValue	copy = *v;
 	Jsonb	   *jb;
 
 	if (copy.type == jbvBinary)
-		return JsonbToCString(NULL, copy.val.binary.data, copy.val.binary.len);
+		return gt_abbreviate(JsonbToCString(NULL, copy.val.binary.data, copy.val.binary.len));
 	jb = JsonbValueToJsonb(&copy);
-	return JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	return gt_abbreviate(JsonbToCString(NULL, &jb->root, VARSIZE(jb)));
 }
 
 static const char *
@@ -122,7 +122,7 @@ fact_text(const Fact *fact)
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "[\"%s\"", fact->relation);
+	appendStringInfo(&buf, "[\"%s\"", gt_abbreviate(fact->relation));
 	for (int i = 0; i < fact->nargs; i++)
 		appendStringInfo(&buf, ", %s", json_value_text(&fact->args[i]));
 	appendStringInfoChar(&buf, ']');
@@ -142,7 +142,7 @@ void
 fact_unknown(const Fact *fact)
 {
 	fact_error(fact, psprintf("unknown fact \"%s\" with %d argument%s",
-							  fact->relation, fact->nargs, fact->nargs == 1 ? "" : "s"));
+							  gt_abbreviate(fact->relation), fact->nargs, fact->nargs == 1 ? "" : "s"));
 	pg_unreachable();
 }
 

@@ -51,8 +51,8 @@ extern int	json_string_choice(const JsonbValue *v, const char *const *names, int
 /* Ereports: the fact's relation is unknown to the game. */
 extern void fact_unknown(const Fact *fact) pg_attribute_noreturn();
 
-/* JSON text of a value, for messages. */
-extern char *json_value_text(const JsonbValue *v);
+/* JSON text of a value for messages, cut when long. */
+extern const char *json_value_text(const JsonbValue *v);
 /* A JSON string value as a NUL-terminated C string, or NULL when not a string. */
 extern char *json_cstring(const JsonbValue *v);
 

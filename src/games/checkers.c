@@ -727,7 +727,7 @@ ck_parse_action(const Game *game, const GameState *state, const JsonbValue *acti
 	int			squares[MAX_PIECES + 2];
 	bool		jump;
 	int			n;
-	char	   *shown;
+	const char *shown;
 	char	   *text = json_cstring(action);
 	GameMove   *legal;
 	int			nlegal;
@@ -846,7 +846,7 @@ bad_fen(const char *fen, const char *problem)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid PDN FEN \"%s\": %s", fen, problem),
+			 errmsg("invalid PDN FEN \"%s\": %s", gt_abbreviate(fen), problem),
 			 errhint("An example is B:W21-32:B1-12 (side to move, then each side's squares, K for kings).")));
 }
 

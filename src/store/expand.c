@@ -312,18 +312,50 @@ read_existing_children(Batch *b)
 	}
 }
 
+/* Inserts the batch's new states; those another session stored first stay in b->children. */
 static void
-store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
+insert_children(Batch *b, Stored *stored)
 {
-	const Tree *tree = b->tree;
 	Oid			types[9] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID,
 	JSONBOID, BOOLOID};
 	Oid			arrays[9];
 	Datum		values[9];
 	bool		isnull;
 
+	if (b->nchildren == 0)
+		return;
 	for (int i = 0; i < 9; i++)
 		arrays[i] = get_array_type(types[i]);
+	values[0] = datum_array(b->child_id, NULL, b->nchildren, INT8OID);
+	values[1] = datum_array(b->child_state, NULL, b->nchildren, JSONBOID);
+	values[2] = datum_array(b->child_goal, b->goal_null, b->nchildren, JSONBOID);
+	values[3] = datum_array(b->child_depth, NULL, b->nchildren, INT4OID);
+	values[4] = datum_array(b->child_control, b->control_null, b->nchildren, TEXTOID);
+	values[5] = datum_array(b->child_expanded, NULL, b->nchildren, BOOLOID);
+	values[6] = datum_array(b->child_utility, b->utility_null, b->nchildren, JSONBOID);
+	values[7] = datum_array(b->child_mobility, b->mobility_null, b->nchildren, JSONBOID);
+	values[8] = datum_array(b->child_proven, NULL, b->nchildren, BOOLOID);
+	spi_run(psprintf("INSERT INTO %s "
+					 "(id, state, goal, depth, control, expanded, utility, mobility, proven) "
+					 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) ORDER BY 1 "
+					 "ON CONFLICT (id) DO NOTHING RETURNING id, expanded", b->tree->states),
+			9, arrays, values, SPI_OK_INSERT_RETURNING);
+	stored->states += SPI_processed;
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+
+		stored->frontier += !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+		hash_search(b->children, &id, HASH_REMOVE, NULL);
+	}
+}
+
+static void
+store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
+{
+	const Tree *tree = b->tree;
+	Oid			arrays[2] = {INT8ARRAYOID, JSONBARRAYOID};
+	Datum		values[6];
 
 	if (b->nmoves > 0)
 	{
@@ -341,31 +373,7 @@ store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
 					 errmsg("move hash collision in tree \"%s\"", tree->qualified)));
 	}
 
-	if (b->nchildren > 0)
-	{
-		values[0] = datum_array(b->child_id, NULL, b->nchildren, INT8OID);
-		values[1] = datum_array(b->child_state, NULL, b->nchildren, JSONBOID);
-		values[2] = datum_array(b->child_goal, b->goal_null, b->nchildren, JSONBOID);
-		values[3] = datum_array(b->child_depth, NULL, b->nchildren, INT4OID);
-		values[4] = datum_array(b->child_control, b->control_null, b->nchildren, TEXTOID);
-		values[5] = datum_array(b->child_expanded, NULL, b->nchildren, BOOLOID);
-		values[6] = datum_array(b->child_utility, b->utility_null, b->nchildren, JSONBOID);
-		values[7] = datum_array(b->child_mobility, b->mobility_null, b->nchildren, JSONBOID);
-		values[8] = datum_array(b->child_proven, NULL, b->nchildren, BOOLOID);
-		spi_run(psprintf("INSERT INTO %s "
-						 "(id, state, goal, depth, control, expanded, utility, mobility, proven) "
-						 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) ORDER BY 1 "
-						 "ON CONFLICT (id) DO NOTHING RETURNING id, expanded", tree->states),
-				9, arrays, values, SPI_OK_INSERT_RETURNING);
-		stored->states += SPI_processed;
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-
-			stored->frontier += !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
-			hash_search(b->children, &id, HASH_REMOVE, NULL);
-		}
-	}
+	insert_children(b, stored);
 
 	/*
 	 * An edge copies the values of its child.  Under the tree lock no other
@@ -455,6 +463,16 @@ expand_rows(const Tree *tree, Stored *stored)
 	store_batch(&b, parents, nrows, stored);
 }
 
+void
+tree_insert_root(const Tree *tree, const GameState *root, Stored *stored)
+{
+	Batch		b;
+
+	batch_init(&b, tree);
+	(void) add_child(&b, root, 0);
+	insert_children(&b, stored);
+}
+
 PG_FUNCTION_INFO_V1(gametree_expand);
 Datum
 gametree_expand(PG_FUNCTION_ARGS)
@@ -465,7 +483,7 @@ gametree_expand(PG_FUNCTION_ARGS)
 	bool		isnull;
 
 	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0));
+	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	spi_run(psprintf("SELECT id, state, depth, expanded FROM %s WHERE id = $1 FOR UPDATE",
 					 tree->states),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
@@ -479,6 +497,7 @@ gametree_expand(PG_FUNCTION_ARGS)
 		expand_rows(tree, &stored);
 		tree_propagate_stale(tree);
 	}
+	tree_close(tree);
 	SPI_finish();
 	PG_RETURN_INT32((int32) stored.edges);
 }
@@ -521,8 +540,9 @@ gametree_grow_step(PG_FUNCTION_ARGS)
 		elog(ERROR, "grow_step must return a row");
 
 	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0));
+	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_grow_batch(tree, batch_size, max_depth, &stored);
+	tree_close(tree);
 	SPI_finish();
 
 	values[0] = Int64GetDatum(stored.expanded);

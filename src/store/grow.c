@@ -59,8 +59,11 @@ typedef struct TreeCounters
 static void
 commit_if_possible(const GrowJob *job)
 {
-	if (job->can_commit)
-		SPI_commit();
+	if (!job->can_commit)
+		return;
+	SPI_commit();
+	/* The commit ended the transaction's settings, the pinned search_path among them. */
+	job->tree->path_level = gt_pin_search_path();
 }
 
 static int64
@@ -79,7 +82,7 @@ read_counters(const GrowJob *job)
 
 	spi_run("SELECT states, edges, frontier FROM gametree.trees WHERE schema = $1 AND name = $2",
 			2, (Oid[]) {NAMEOID, TEXTOID},
-			(Datum[]) {CStringGetDatum(job->tree->schema), CStringGetTextDatum(job->tree->name)},
+			(Datum[]) {name_datum(job->tree->schema), CStringGetTextDatum(job->tree->name)},
 			SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ereport(ERROR,
@@ -92,36 +95,40 @@ read_counters(const GrowJob *job)
 	return c;
 }
 
+/*
+ * This session's row in gametree.grow_progress, replacing rows of sessions
+ * that have ended (killed ones included) and an earlier one of this session.
+ */
 static void
 start_progress(const GrowJob *job)
 {
-	Oid			types[2] = {NAMEOID, TEXTOID};
-	Datum		values[2] = {CStringGetDatum(job->tree->schema), CStringGetTextDatum(job->tree->name)};
-
-	spi_run("DELETE FROM gametree.grow_progress WHERE pid = pg_catalog.pg_backend_pid()",
-			0, NULL, NULL, SPI_OK_DELETE);
-	spi_run("INSERT INTO gametree.grow_progress (pid, schema, tree, started, updated, states, edges, frontier) "
-			"SELECT pg_catalog.pg_backend_pid(), t.schema, t.name, now(), now(), t.states, t.edges, t.frontier "
-			"FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2",
-			2, types, values, SPI_OK_INSERT);
+	catalog_forget_ended_sessions();
+	catalog_run("DELETE FROM gametree.grow_progress WHERE pid = pg_backend_pid()",
+				0, NULL, NULL, SPI_OK_DELETE);
+	catalog_run("INSERT INTO gametree.grow_progress (pid, backend_start, schema, tree, started, updated, "
+				"states, edges, frontier, owner) "
+				"SELECT pg_backend_pid(), $3, t.schema, t.name, now(), now(), t.states, t.edges, "
+				"t.frontier, $4 FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2",
+				4, (Oid[]) {NAMEOID, TEXTOID, TIMESTAMPTZOID, NAMEOID},
+				(Datum[]) {name_datum(job->tree->schema), CStringGetTextDatum(job->tree->name),
+					TimestampTzGetDatum(MyStartTimestamp),
+				name_datum(GetUserNameFromId(GetUserId(), false))}, SPI_OK_INSERT);
 }
 
 static void
 update_progress(const GrowJob *job, bool done)
 {
 	double		seconds = Max((GetCurrentTimestamp() - job->began) / 1e6, 1e-6);
-	Oid			types[5] = {NAMEOID, TEXTOID, INT8OID, FLOAT8OID, BOOLOID};
-	Datum		values[5] = {
-		CStringGetDatum(job->tree->schema), CStringGetTextDatum(job->tree->name),
-		Int64GetDatum(job->expanded), Float8GetDatum(job->stored / seconds), BoolGetDatum(done),
-	};
 
-	spi_run("UPDATE gametree.grow_progress p "
-			"SET updated = pg_catalog.clock_timestamp(), expanded = $3, states = c.states, "
-			"edges = c.edges, frontier = c.frontier, rate = $4, done = $5 "
-			"FROM gametree.trees c "
-			"WHERE p.pid = pg_catalog.pg_backend_pid() AND c.schema = $1 AND c.name = $2",
-			5, types, values, SPI_OK_UPDATE);
+	catalog_run("UPDATE gametree.grow_progress p "
+				"SET updated = clock_timestamp(), expanded = $3, states = c.states, "
+				"edges = c.edges, frontier = c.frontier, rate = $4, done = $5 "
+				"FROM gametree.trees c "
+				"WHERE p.pid = pg_backend_pid() AND c.schema = $1 AND c.name = $2",
+				5, (Oid[]) {NAMEOID, TEXTOID, INT8OID, FLOAT8OID, BOOLOID},
+				(Datum[]) {name_datum(job->tree->schema), CStringGetTextDatum(job->tree->name),
+					Int64GetDatum(job->expanded), Float8GetDatum(job->stored / seconds),
+				BoolGetDatum(done)}, SPI_OK_UPDATE);
 }
 
 /* A NOTICE naming the phase, at most once per progress interval. */
@@ -204,6 +211,26 @@ grow_batch(GrowJob *job, int budget)
 	return expanded;
 }
 
+/*
+ * The batch found no frontier state free: either the frontier is exhausted,
+ * or other sessions hold what is left.  Waits until one of those states is
+ * free (the holder committed it expanded, or gave it up) and returns whether
+ * any is left to expand, so that parallel sessions share the tree to the end
+ * instead of quitting.
+ */
+static bool
+frontier_left(const GrowJob *job)
+{
+	bool		left;
+
+	spi_run(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
+					 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
+			1, (Oid[]) {INT4OID}, (Datum[]) {Int32GetDatum(job->max_depth)}, SPI_OK_SELECT);
+	left = SPI_processed > 0;
+	SPI_freetuptable(SPI_tuptable);
+	return left;
+}
+
 static void
 propagate_stale(GrowJob *job)
 {
@@ -269,8 +296,8 @@ gametree_grow(PG_FUNCTION_ARGS)
 	job.batch = Min(MIN_BATCH * 4, gt_grow_batch_size);
 
 	SPI_connect_ext(job.can_commit ? SPI_OPT_NONATOMIC : 0);
-	job.tree = tree_open(PG_GETARG_TEXT_PP(0));
-	job.name = CStringGetTextDatum(quote_qualified_identifier(job.tree->schema, job.tree->name));
+	job.tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
+	job.name = CStringGetTextDatum(job.tree->qualified);
 	start_progress(&job);
 	commit_if_possible(&job);
 
@@ -286,7 +313,11 @@ gametree_grow(PG_FUNCTION_ARGS)
 			break;
 		analyze_when_doubled(&job, &c);
 		if (grow_batch(&job, batch_budget(&job, &c)) == 0)
-			break;
+		{
+			if (!frontier_left(&job))
+				break;
+			continue;
+		}
 		update_progress(&job, false);
 		commit_if_possible(&job);
 		if (GetCurrentTimestamp() >= job.propagate_at)
@@ -301,6 +332,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 	propagate_stale(&job);
 	update_progress(&job, true);
 	commit_if_possible(&job);
+	tree_close(job.tree);
 	SPI_finish();
 	PG_RETURN_VOID();
 }

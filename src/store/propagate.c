@@ -479,7 +479,7 @@ gametree_propagate(PG_FUNCTION_ARGS)
 	int64		total;
 
 	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0));
+	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_lock(tree);
 
 	if (from_scratch)
@@ -505,6 +505,7 @@ gametree_propagate(PG_FUNCTION_ARGS)
 						 tree->graph, tree->states), 0, NULL, NULL, SPI_OK_UPDATE);
 	}
 	total = tree_propagate_stale(tree);
+	tree_close(tree);
 	SPI_finish();
 	PG_RETURN_INT64(total);
 }

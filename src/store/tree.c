@@ -1,15 +1,23 @@
 /*
- * tree.c: finding a tree's tables and the SPI helpers the tree functions
- * share.
+ * tree.c: finding a tree and its tables, the tree lock and counters, and the
+ * SPI helpers the tree functions share.
  */
 #include "postgres.h"
 
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "core/settings.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "store/tree.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/timestamp.h"
 
 Datum
 datum_array(Datum *values, bool *nulls, int n, Oid type)
@@ -32,6 +40,15 @@ int8_array(const int64 *values, int n)
 	for (int i = 0; i < n; i++)
 		d[i] = Int64GetDatum(values[i]);
 	return datum_array(d, NULL, n, INT8OID);
+}
+
+Datum
+name_datum(const char *s)
+{
+	Name		name = palloc0(NAMEDATALEN);
+
+	namestrcpy(name, s);
+	return NameGetDatum(name);
 }
 
 int
@@ -72,58 +89,250 @@ spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
 	return rc;
 }
 
-Tree *
-tree_open(text *name)
+int
+gt_pin_search_path(void)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1] = {PointerGetDatum(name)};
-	HeapTuple	row;
-	TupleDesc	desc;
-	bool		isnull;
-	char	   *schema,
-			   *base,
-			   *game;
-	Tree	   *tree = palloc(sizeof(Tree));
+	int			level = NewGUCNestLevel();
 
-	/* tree_info() resolves unqualified names along search_path and reports unknown trees. */
-	spi_run("SELECT schema::text, name, game FROM gametree.tree_info($1)", 1, types, values,
-			SPI_OK_SELECT);
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
+void
+gt_unpin_search_path(int level)
+{
+	AtEOXact_GUC(true, level);
+}
+
+/* Longer than any name of two parts of NAMEDATALEN bytes, quoted. */
+#define TREE_NAME_TEXT_MAX (4 * NAMEDATALEN + 8)
+
+void
+tree_parse_name(text *name, char **schema, char **base)
+{
+	ArrayType  *parts;
+	Datum	   *elems;
+	int			n;
+
+	/* parse_ident echoes its input in errors: keep that short. */
+	if (VARSIZE_ANY_EXHDR(name) > TREE_NAME_TEXT_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("tree name \"%s\" is too long", gt_abbreviate(text_to_cstring(name))),
+				 errhint("A tree is named name or schema.name.")));
+	parts = DatumGetArrayTypeP(DirectFunctionCall2(parse_ident, PointerGetDatum(name),
+												   BoolGetDatum(true)));
+	deconstruct_array(parts, TEXTOID, -1, false, TYPALIGN_INT, &elems, NULL, &n);
+	if (n < 1 || n > 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid tree name \"%s\"", gt_abbreviate(text_to_cstring(name))),
+				 errhint("A tree is named name or schema.name.")));
+	*schema = n == 2 ? TextDatumGetCString(elems[0]) : NULL;
+	*base = TextDatumGetCString(elems[n - 1]);
+	/* Bytes, not characters: the tables' names must fit in a name. */
+	if ((*schema != NULL && strlen(*schema) >= NAMEDATALEN) || strlen(*base) > TREE_NAME_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("tree name \"%s\" is too long", gt_abbreviate(text_to_cstring(name))),
+				 errdetail("A tree's name has at most %d bytes, so that its tables' names "
+						   "(with suffixes such as _states) fit in %d bytes; a schema's, %d.",
+						   TREE_NAME_MAX, NAMEDATALEN - 1, NAMEDATALEN - 1)));
+}
+
+/* The names of the caller's search_path, as name[]: where unqualified names are looked for. */
+static Datum
+search_path_names(void)
+{
+	List	   *path = fetch_search_path(true);
+	Datum	   *names = palloc(Max(list_length(path), 1) * sizeof(Datum));
+	int			n = 0;
+	ListCell   *lc;
+
+	foreach(lc, path)
+	{
+		char	   *schema = get_namespace_name(lfirst_oid(lc));
+
+		if (schema != NULL)
+			names[n++] = name_datum(schema);
+	}
+	return datum_array(names, NULL, n, NAMEOID);
+}
+
+/* The table of the tree with the suffix; ereports when it is missing. */
+static Oid
+tree_table(const Tree *tree, Oid schema, const char *suffix)
+{
+	char	   *relname = psprintf("%s%s", tree->name, suffix);
+	Oid			relid = OidIsValid(schema) ? get_relname_relid(relname, schema) : InvalidOid;
+
+	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table %s of tree \"%s\" is missing",
+						quote_qualified_identifier(tree->schema, relname), tree->qualified),
+				 errhint("SELECT gametree.drop_tree(%s); removes what is left of the tree.",
+						 quote_literal_cstr(tree->qualified))));
+	return relid;
+}
+
+Tree *
+tree_find(text *name)
+{
+	Tree	   *tree = palloc0(sizeof(Tree));
+	char	   *schema,
+			   *base;
+	Datum		path = (Datum) 0;
+	TupleDesc	desc;
+	HeapTuple	row;
+	bool		isnull;
+
+	tree_parse_name(name, &schema, &base);
+	if (schema == NULL)
+		path = search_path_names();
+	tree->path_level = gt_pin_search_path();
+	if (schema != NULL)
+		spi_run("SELECT schema, game, root_id, owner FROM gametree.trees WHERE schema = $1 AND name = $2",
+				2, (Oid[]) {NAMEOID, TEXTOID},
+				(Datum[]) {name_datum(schema), CStringGetTextDatum(base)}, SPI_OK_SELECT);
+	else
+		spi_run("SELECT schema, game, root_id, owner FROM gametree.trees WHERE schema = ANY ($1) "
+				"AND name = $2 ORDER BY array_position($1, schema) LIMIT 1",
+				2, (Oid[]) {NAMEARRAYOID, TEXTOID},
+				(Datum[]) {path, CStringGetTextDatum(base)}, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown tree \"%s\"", gt_abbreviate(text_to_cstring(name))),
+				 errhint("SELECT * FROM gametree.trees lists the trees; gametree.create_tree() makes one.")));
 	row = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
-	schema = TextDatumGetCString(SPI_getbinval(row, desc, 1, &isnull));
-	base = TextDatumGetCString(SPI_getbinval(row, desc, 2, &isnull));
-	game = TextDatumGetCString(SPI_getbinval(row, desc, 3, &isnull));
-
-	tree->game = gt_game_from_text(cstring_to_text(game));
-	tree->schema = schema;
+	tree->schema = pstrdup(NameStr(*DatumGetName(SPI_getbinval(row, desc, 1, &isnull))));
 	tree->name = base;
-	tree->qualified = psprintf("%s.%s", schema, base);
-	tree->states = quote_qualified_identifier(schema, psprintf("%s_states", base));
-	tree->moves = quote_qualified_identifier(schema, psprintf("%s_moves", base));
-	tree->graph = quote_qualified_identifier(schema, psprintf("%s_graph", base));
-	tree->lock_key = (int64) gt_hash_bytes((const uint8 *) tree->qualified, strlen(tree->qualified));
+	tree->game = gt_game_from_text(DatumGetTextPP(SPI_getbinval(row, desc, 2, &isnull)));
+	tree->root_id = DatumGetInt64(SPI_getbinval(row, desc, 3, &isnull));
+	tree->owner = pstrdup(NameStr(*DatumGetName(SPI_getbinval(row, desc, 4, &isnull))));
+	SPI_freetuptable(SPI_tuptable);
+	tree->qualified = quote_qualified_identifier(tree->schema, tree->name);
+	tree->states = quote_qualified_identifier(tree->schema, psprintf("%s_states", base));
+	tree->moves = quote_qualified_identifier(tree->schema, psprintf("%s_moves", base));
+	tree->graph = quote_qualified_identifier(tree->schema, psprintf("%s_graph", base));
 	return tree;
+}
+
+Tree *
+tree_open(text *name, TreeAccess access)
+{
+	Tree	   *tree = tree_find(name);
+	Oid			nsp,
+				states;
+
+	/* Its tables, as ordinary tables: a view in their place would run its owner's code. */
+	nsp = get_namespace_oid(tree->schema, true);
+	states = tree_table(tree, nsp, "_states");
+	(void) tree_table(tree, nsp, "_moves");
+	(void) tree_table(tree, nsp, "_graph");
+
+	/*
+	 * Writers take the tree lock and write the catalog through gametree:
+	 * only those who may write the tree's states may do that.
+	 */
+	if (access == TREE_WRITE && pg_class_aclcheck(states, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to write tree \"%s\"", tree->qualified),
+				 errdetail("Expanding, growing and propagating a tree need UPDATE on %s.",
+						   tree->states)));
+	return tree;
+}
+
+void
+tree_close(Tree *tree)
+{
+	gt_unpin_search_path(tree->path_level);
+}
+
+/*
+ * Takes the lock if another transaction releases it within timeout_ms;
+ * false when it is still held.  The attempt runs in a subtransaction so that
+ * a timeout leaves the caller's transaction intact.
+ */
+static bool
+lock_within(const Tree *tree, int timeout_ms)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	bool		locked = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(caller);
+	PG_TRY();
+	{
+		int			level = NewGUCNestLevel();
+
+		(void) set_config_option("lock_timeout", psprintf("%d", timeout_ms), PGC_USERSET,
+								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+		catalog_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 FOR NO KEY UPDATE",
+					2, (Oid[]) {NAMEOID, TEXTOID},
+					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)},
+					SPI_OK_SELECT);
+		if (SPI_processed == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+		AtEOXact_GUC(true, level);
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		MemoryContextSwitchTo(caller);
+		error = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(caller);
+		CurrentResourceOwner = owner;
+		if (error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
+			ReThrowError(error);
+		locked = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(caller);
+	CurrentResourceOwner = owner;
+	return locked;
 }
 
 void
 tree_lock(const Tree *tree)
 {
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(tree->lock_key)};
+	TimestampTz began;
 
-	spi_run("SELECT pg_advisory_xact_lock($1)", 1, types, values, SPI_OK_SELECT);
+	/* Free, or held by this transaction already: no subtransaction needed. */
+	catalog_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
+				"FOR NO KEY UPDATE SKIP LOCKED",
+				2, (Oid[]) {NAMEOID, TEXTOID},
+				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)},
+				SPI_OK_SELECT);
+	if (SPI_processed == 1)
+		return;
+	began = GetCurrentTimestamp();
+	while (!lock_within(tree, Max(gt_progress_interval, 1)))
+		ereport(NOTICE,
+				(errmsg("waiting for tree \"%s\", which another session is writing (%.0f s so far)",
+						tree->qualified, (GetCurrentTimestamp() - began) / 1e6),
+				 errhint("SELECT * FROM gametree.grow_progress WHERE NOT done; shows who grows it.")));
 }
 
 void
 tree_count(const Tree *tree, int64 states, int64 edges, int64 frontier)
 {
-	Oid			types[4] = {TEXTOID, INT8OID, INT8OID, INT8OID};
-	Datum		values[4] = {
-		CStringGetTextDatum(tree->qualified), Int64GetDatum(states), Int64GetDatum(edges),
-		Int64GetDatum(frontier)
-	};
-
-	spi_run("UPDATE gametree.trees SET states = states + $2, edges = edges + $3, "
-			"frontier = frontier + $4 WHERE schema::text || '.' || name = $1",
-			4, types, values, SPI_OK_UPDATE);
+	catalog_run("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
+				"frontier = frontier + $5 WHERE schema = $1 AND name = $2",
+				5, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID},
+				(Datum[]) {
+		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(states),
+			Int64GetDatum(edges), Int64GetDatum(frontier)
+	}, SPI_OK_UPDATE);
 }

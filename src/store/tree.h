@@ -1,23 +1,37 @@
 /*
  * tree.h: a tree stored in tables <name>_states, <name>_moves and
- * <name>_graph, as recorded in gametree.trees.  Shared by expand.c and
- * propagate.c; callers are connected to SPI.
+ * <name>_graph, as recorded in gametree.trees.  Shared by the tree functions;
+ * callers are connected to SPI.
+ *
+ * Every tree function runs its SQL with search_path pinned to pg_catalog,
+ * pg_temp (gt_pin_search_path), so that no object a role creates can stand in
+ * for the ones gametree means.  The caller's search_path is used for one thing
+ * only: finding an unqualified tree name, before the pin.
  */
 #ifndef GAMETREE_TREE_H
 #define GAMETREE_TREE_H
 
 #include "core/game.h"
 
+/* What the caller is about to do with a tree. */
+typedef enum TreeAccess
+{
+	TREE_READ,					/* analytics: the tables' own privileges decide */
+	TREE_WRITE					/* expand, grow, propagate: UPDATE on its states */
+} TreeAccess;
+
 typedef struct Tree
 {
 	const Game *game;
 	const char *schema;			/* its catalog key in gametree.trees */
 	const char *name;
-	const char *qualified;		/* schema.name as the user may write it */
+	const char *qualified;		/* quoted schema.name, for messages and SQL calls */
 	const char *states;			/* quoted, schema-qualified table names */
 	const char *moves;
 	const char *graph;
-	int64		lock_key;		/* advisory lock serialising propagation */
+	int64		root_id;
+	const char *owner;			/* the role that created it */
+	int			path_level;		/* GUC nest level of the pinned search_path */
 } Tree;
 
 /* Counts of what an expansion stored. */
@@ -29,8 +43,25 @@ typedef struct Stored
 	int64		edges;
 } Stored;
 
-/* Looks the tree up in gametree.trees; ereports when unknown. */
-extern Tree *tree_open(text *name);
+/*
+ * Finds the tree (an unqualified name along the caller's search_path), checks
+ * that its three tables exist and, for TREE_WRITE, that the caller may write
+ * them; then pins search_path.  Ereports when any of that fails.
+ */
+extern Tree *tree_open(text *name, TreeAccess access);
+/* The same without the checks of tables and access: the catalog row alone. */
+extern Tree *tree_find(text *name);
+/* Unpins search_path. */
+extern void tree_close(Tree *tree);
+
+/* A tree name split into schema (NULL when unqualified) and name, checked. */
+extern void tree_parse_name(text *name, char **schema, char **base);
+/* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
+#define TREE_NAME_MAX (NAMEDATALEN - 1 - (int) strlen("_states"))
+
+/* Pins search_path to pg_catalog, pg_temp; returns the level to unpin. */
+extern int	gt_pin_search_path(void);
+extern void gt_unpin_search_path(int level);
 
 /*
  * One batch of growth (expand.c): expands up to batch_size frontier states
@@ -39,7 +70,15 @@ extern Tree *tree_open(text *name);
  */
 extern void tree_grow_batch(const Tree *tree, int batch_size, int max_depth, Stored *stored);
 
-/* Serialises propagation and counters among sessions growing the tree. */
+/* Stores the root of a new tree (expand.c), adding it to *stored. */
+extern void tree_insert_root(const Tree *tree, const GameState *root, Stored *stored);
+
+/*
+ * Serialises propagation and counters among the sessions writing the tree:
+ * a row lock on its catalog row, which only gametree takes, for callers that
+ * may write the tree.  Waiting longer than gametree.progress_interval is
+ * reported in NOTICEs.
+ */
 extern void tree_lock(const Tree *tree);
 
 /* Adds deltas to the tree's counters in gametree.trees. */
@@ -52,10 +91,21 @@ extern void tree_count(const Tree *tree, int64 states, int64 edges, int64 fronti
  */
 extern int64 tree_propagate_stale(const Tree *tree);
 
+/*
+ * gametree's catalogs (gametree.trees, gametree.grow_progress) are written
+ * only here, as the role that owns them: roles may read them but not write
+ * them.  Runs a statement like spi_run.
+ */
+extern int	catalog_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
+/* Deletes the progress rows of sessions that have ended. */
+extern void catalog_forget_ended_sessions(void);
+
 /* SPI helpers. */
 /* One-dimensional SQL arrays for statement parameters (nulls may be NULL). */
 extern Datum datum_array(Datum *values, bool *nulls, int n, Oid type);
 extern Datum int8_array(const int64 *values, int n);
+/* A name Datum (a full NAMEDATALEN buffer, as the type requires). */
+extern Datum name_datum(const char *s);
 /* Runs a statement and checks its result code; keeps the caller's memory context. */
 extern int	spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
 

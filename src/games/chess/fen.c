@@ -23,7 +23,7 @@ bad_fen(const char *fen, const char *fmt,...)
 	va_end(args);
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid FEN \"%s\": %s", fen, problem),
+			 errmsg("invalid FEN \"%s\": %s", gt_abbreviate(fen), problem),
 			 errhint("A FEN has six fields, e.g. \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\".")));
 	pg_unreachable();
 }

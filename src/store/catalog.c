@@ -1,0 +1,336 @@
+/*
+ * catalog.c: create_tree, drop_tree and tree_info, and the only writer of
+ * gametree's catalogs (gametree.trees, gametree.grow_progress).
+ *
+ * Roles may read the catalogs but not write them: a row that anyone could
+ * write could squat another role's tree name or claim to grow its tree.
+ * gametree writes them as the role that owns them, after checking that the
+ * caller may do what the row records: create tables in the schema, write the
+ * tree, own it.  The tree's tables themselves are created and dropped as the
+ * caller, so that they belong to it.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "store/tree.h"
+#include "utils/acl.h"
+#include "utils/backend_status.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+static const char *const table_suffixes[3] = {"_graph", "_moves", "_states"};
+
+/* The role that owns gametree.trees: the one that created the extension. */
+static Oid
+catalog_owner(void)
+{
+	Oid			relid = get_relname_relid("trees", get_namespace_oid("gametree", false));
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "gametree.trees is missing");
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	return owner;
+}
+
+int
+catalog_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
+{
+	Oid			caller;
+	int			context;
+	int			rc = 0;
+
+	GetUserIdAndSecContext(&caller, &context);
+	SetUserIdAndSecContext(catalog_owner(),
+						   context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	PG_TRY();
+	{
+		rc = spi_run(sql, nargs, types, values, expected);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(caller, context);
+	}
+	PG_END_TRY();
+	return rc;
+}
+
+/*
+ * A progress row names its session by process id and start time: a row whose
+ * session is gone (killed, crashed, ended) is recognised even when its pid
+ * has been reused.
+ */
+void
+catalog_forget_ended_sessions(void)
+{
+	int			n = pgstat_fetch_stat_numbackends();
+	Datum	   *pids = palloc(Max(n, 1) * sizeof(Datum));
+	Datum	   *starts = palloc(Max(n, 1) * sizeof(Datum));
+	int			live = 0;
+
+	for (int i = 1; i <= n; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+
+		if (local == NULL || local->backendStatus.st_procpid == 0)
+			continue;
+		pids[live] = Int32GetDatum(local->backendStatus.st_procpid);
+		starts[live] = TimestampTzGetDatum(local->backendStatus.st_proc_start_timestamp);
+		live++;
+	}
+	catalog_run("DELETE FROM gametree.grow_progress p WHERE NOT EXISTS "
+				"(SELECT FROM unnest($1, $2) s(pid, start) "
+				"WHERE s.pid = p.pid AND s.start = p.backend_start)",
+				2, (Oid[]) {INT4ARRAYOID, TIMESTAMPTZARRAYOID},
+				(Datum[]) {datum_array(pids, NULL, live, INT4OID),
+				datum_array(starts, NULL, live, TIMESTAMPTZOID)}, SPI_OK_DELETE);
+}
+
+/* Where a new tree goes: the named schema or the first of search_path, not a temporary one. */
+static Oid
+creation_schema(const char *schema)
+{
+	Oid			nsp;
+
+	if (schema == NULL)
+	{
+		List	   *path = fetch_search_path(false);
+
+		if (path == NIL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_SCHEMA),
+					 errmsg("no schema has been selected to create the tree in"),
+					 errhint("Qualify the name (schema.name) or set search_path.")));
+		schema = get_namespace_name(linitial_oid(path));
+	}
+	/* Ereports unless the schema exists and the caller may create in it. */
+	nsp = LookupCreationNamespace(schema);
+	if (isAnyTempNamespace(nsp))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a tree cannot be made in a temporary schema"),
+				 errdetail("Its tables would end with the session, and its catalog row would not."),
+				 errhint("Name a permanent schema: schema.name.")));
+	return nsp;
+}
+
+/* The relation of a tree's table, or InvalidOid when it is gone. */
+static Oid
+table_of(Oid nsp, const char *base, const char *suffix)
+{
+	if (!OidIsValid(nsp))
+		return InvalidOid;
+	return get_relname_relid(psprintf("%s%s", base, suffix), nsp);
+}
+
+static bool
+any_table_exists(Oid nsp, const char *base)
+{
+	for (int i = 0; i < lengthof(table_suffixes); i++)
+		if (OidIsValid(table_of(nsp, base, table_suffixes[i])))
+			return true;
+	return false;
+}
+
+/* The tables of a new tree; their columns are read by name everywhere. */
+static void
+create_tables(const Tree *tree)
+{
+	char	   *game = quote_literal_cstr(tree->game->name);
+
+	spi_run(psprintf("CREATE TABLE %1$s ("
+					 " id       bigint PRIMARY KEY,"
+					 " state    jsonb NOT NULL,"
+					 " goal     jsonb,"
+					 " depth    integer NOT NULL,"
+					 " control  text,"
+					 " expanded boolean NOT NULL DEFAULT false,"
+					 " utility  jsonb,"
+					 " mobility jsonb,"
+					 " proven   boolean NOT NULL DEFAULT false,"
+					 " best_move bigint,"
+					 " stale    boolean NOT NULL DEFAULT false,"
+	/* The id is the position's hash, so the key keeps positions unique. */
+					 " CHECK (id = gametree.state_hash(%4$s, state)));"
+					 "CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded;"
+					 "CREATE INDEX ON %1$s (depth, id) WHERE stale;"
+					 "CREATE TABLE %2$s ("
+					 " id   bigint PRIMARY KEY,"
+					 " move jsonb NOT NULL UNIQUE);"
+
+	/*
+	 * No foreign keys: expand() writes an edge in the transaction that
+	 * stores both ends, and a lookup per row would halve the insert rate.
+	 * Fillfactor 80 leaves room for propagation's in-page (HOT) updates.
+	 */
+					 "CREATE TABLE %3$s ("
+					 " init_id  bigint NOT NULL,"
+					 " move_id  bigint NOT NULL,"
+					 " next_id  bigint NOT NULL,"
+					 " utility  jsonb,"
+					 " mobility jsonb,"
+					 " visits   integer NOT NULL DEFAULT 0,"
+					 " total    jsonb,"
+					 " proven   boolean NOT NULL DEFAULT false,"
+					 " PRIMARY KEY (init_id, move_id)"
+					 ") WITH (fillfactor = 80);"
+					 "CREATE INDEX ON %3$s (next_id);"
+					 "COMMENT ON TABLE %1$s IS %5$s;"
+					 "COMMENT ON TABLE %2$s IS %6$s;"
+					 "COMMENT ON TABLE %3$s IS %7$s",
+					 tree->states, tree->moves, tree->graph, game,
+					 quote_literal_cstr(psprintf("gametree %s tree %s: one row per distinct position, "
+												 "id = gametree.state_hash",
+												 tree->game->name, tree->name)),
+					 quote_literal_cstr(psprintf("gametree %s tree %s: joint moves",
+												 tree->game->name, tree->name)),
+					 quote_literal_cstr(psprintf("gametree %s tree %s: edges state -> move -> state "
+												 "with utility, mobility, visits, total",
+												 tree->game->name, tree->name))),
+			0, NULL, NULL, SPI_OK_UTILITY);
+}
+
+PG_FUNCTION_INFO_V1(gametree_create_tree);
+Datum
+gametree_create_tree(PG_FUNCTION_ARGS)
+{
+	Tree		tree = {0};
+	Stored		stored = {0};
+	GameState  *root;
+	char	   *schema,
+			   *base;
+	Oid			nsp;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("tree name and game must not be NULL")));
+	tree_parse_name(PG_GETARG_TEXT_PP(0), &schema, &base);
+	tree.game = gt_game_from_text(PG_GETARG_TEXT_PP(1));
+	if (PG_ARGISNULL(2))
+	{
+		root = gt_state_alloc(tree.game);
+		tree.game->initial(tree.game, root);
+	}
+	else
+		root = gt_decode_state(tree.game, PG_GETARG_JSONB_P(2));
+	nsp = creation_schema(schema);
+	tree.schema = get_namespace_name(nsp);
+	tree.name = base;
+	tree.qualified = quote_qualified_identifier(tree.schema, base);
+	tree.states = quote_qualified_identifier(tree.schema, psprintf("%s_states", base));
+	tree.moves = quote_qualified_identifier(tree.schema, psprintf("%s_moves", base));
+	tree.graph = quote_qualified_identifier(tree.schema, psprintf("%s_graph", base));
+
+	SPI_connect();
+	tree.path_level = gt_pin_search_path();
+	spi_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
+			(Oid[]) {NAMEOID, TEXTOID}, (Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)},
+			SPI_OK_SELECT);
+	if (SPI_processed > 0)
+	{
+		if (any_table_exists(nsp, base))
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("tree \"%s\" already exists", tree.qualified),
+					 errhint("Pick another name, or drop it first: SELECT gametree.drop_tree(%s);",
+							 quote_literal_cstr(tree.qualified))));
+		/* Its tables were dropped by hand: the row names nothing any more. */
+		ereport(NOTICE,
+				(errmsg("replacing the catalog row of tree \"%s\", whose tables are gone",
+						tree.qualified)));
+		catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
+					(Oid[]) {NAMEOID, TEXTOID},
+					(Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)}, SPI_OK_DELETE);
+	}
+	create_tables(&tree);
+	tree_insert_root(&tree, root, &stored);
+	catalog_run("INSERT INTO gametree.trees (schema, name, game, root_id, owner, states, frontier) "
+				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,
+				(Oid[]) {NAMEOID, TEXTOID, TEXTOID, INT8OID, NAMEOID, INT8OID, INT8OID},
+				(Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base),
+					CStringGetTextDatum(tree.game->name), Int64GetDatum(gt_state_hash(tree.game, root)),
+					name_datum(GetUserNameFromId(GetUserId(), false)), Int64GetDatum(stored.states),
+				Int64GetDatum(stored.frontier)}, SPI_OK_INSERT);
+	gt_unpin_search_path(tree.path_level);
+	SPI_finish();
+	PG_RETURN_INT64((int64) gt_state_hash(tree.game, root));
+}
+
+PG_FUNCTION_INFO_V1(gametree_drop_tree);
+Datum
+gametree_drop_tree(PG_FUNCTION_ARGS)
+{
+	Tree	   *tree;
+	Oid			nsp;
+	Oid			tables[lengthof(table_suffixes)];
+	int			found = 0;
+	Oid			owner;
+
+	SPI_connect();
+	tree = tree_find(PG_GETARG_TEXT_PP(0));
+	nsp = get_namespace_oid(tree->schema, true);
+	for (int i = 0; i < lengthof(table_suffixes); i++)
+	{
+		tables[i] = table_of(nsp, tree->name, table_suffixes[i]);
+		if (!OidIsValid(tables[i]))
+			continue;
+		found++;
+		if (!pg_class_ownercheck(tables[i], GetUserId()))
+			aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, get_rel_name(tables[i]));
+	}
+	/* Without tables, the row is its creator's (or a superuser's) to remove. */
+	owner = get_role_oid(tree->owner, true);
+	if (found == 0 && !superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be the owner of tree \"%s\" to drop it", tree->qualified),
+				 errdetail("Its tables are gone; its catalog row belongs to %s.",
+						   quote_identifier(tree->owner))));
+	if (found > 0)
+		spi_run(psprintf("DROP TABLE IF EXISTS %s, %s, %s", tree->graph, tree->moves, tree->states),
+				0, NULL, NULL, SPI_OK_UTILITY);
+	catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
+				(Oid[]) {NAMEOID, TEXTOID},
+				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_DELETE);
+	catalog_run("DELETE FROM gametree.grow_progress WHERE schema = $1 AND tree = $2", 2,
+				(Oid[]) {NAMEOID, TEXTOID},
+				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_DELETE);
+	tree_close(tree);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(gametree_tree_info);
+Datum
+gametree_tree_info(PG_FUNCTION_ARGS)
+{
+	Tree	   *tree;
+	Datum		row;
+	bool		isnull;
+
+	SPI_connect();
+	tree = tree_find(PG_GETARG_TEXT_PP(0));
+	spi_run("SELECT t FROM gametree.trees t WHERE schema = $1 AND name = $2", 2,
+			(Oid[]) {NAMEOID, TEXTOID},
+			(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+	row = SPI_datumTransfer(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull),
+							false, -1);
+	tree_close(tree);
+	SPI_finish();
+	PG_RETURN_DATUM(row);
+}
