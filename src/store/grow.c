@@ -172,16 +172,22 @@ batch_budget(const GrowJob *job, const TreeCounters *c)
 	return (int) Max(1.0, Min(budget, (double) gt_grow_batch_size));
 }
 
-/* Plans for the batch statements rest on statistics of tables that grow fast. */
-static void
+/*
+ * Plans for the batch statements rest on statistics of tables that grow fast.
+ * The caller commits at once where it can: a transaction that has updated
+ * the tables' statistics rows makes the next ANALYZE of another grower wait
+ * for it, which with their row locks could close a cycle.
+ */
+static bool
 analyze_when_doubled(GrowJob *job, const TreeCounters *c)
 {
 	if (c->states < 2 * job->analyzed_at)
-		return;
+		return false;
 	/* Key columns only: sampling the jsonb columns would sort them. */
 	spi_run(psprintf("ANALYZE %s (id, depth, expanded, stale), %s (init_id, next_id)",
 					 job->tree->states, job->tree->graph), 0, NULL, NULL, SPI_OK_UTILITY);
 	job->analyzed_at = c->states;
+	return true;
 }
 
 /* One batch; returns the states it expanded (0: the frontier is exhausted). */
@@ -221,12 +227,19 @@ grow_batch(GrowJob *job, int budget)
 static bool
 frontier_left(const GrowJob *job)
 {
+	Oid			types[1] = {INT4OID};
+	Datum		values[1] = {Int32GetDatum(job->max_depth)};
 	bool		left;
 
 	spi_run(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
 					 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
-			1, (Oid[]) {INT4OID}, (Datum[]) {Int32GetDatum(job->max_depth)}, SPI_OK_SELECT);
-	left = SPI_processed > 0;
+			1, types, values, SPI_OK_SELECT);
+	if (SPI_processed > 0)
+		return true;
+	/* The states the holders stored are newer than that statement's snapshot. */
+	spi_run(psprintf("SELECT EXISTS (SELECT FROM %s WHERE NOT expanded AND depth < $1)",
+					 job->tree->states), 1, types, values, SPI_OK_SELECT);
+	left = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
 	SPI_freetuptable(SPI_tuptable);
 	return left;
 }
@@ -311,10 +324,15 @@ gametree_grow(PG_FUNCTION_ARGS)
 		c = read_counters(&job);
 		if (job.max_states >= 0 && c.states >= job.max_states)
 			break;
-		analyze_when_doubled(&job, &c);
+		if (analyze_when_doubled(&job, &c))
+			commit_if_possible(&job);
 		if (grow_batch(&job, batch_budget(&job, &c)) == 0)
 		{
-			if (!frontier_left(&job))
+			bool		left = frontier_left(&job);
+
+			/* The state waited for is the next batch's to take, or another session's. */
+			commit_if_possible(&job);
+			if (!left)
 				break;
 			continue;
 		}
