@@ -2,8 +2,8 @@
 \echo Use "ALTER EXTENSION gametree UPDATE TO '0.2.0'" to load this file. \quit
 
 -- The library exports only the names gametree_* from 0.2.0 on: every C
--- function is bound to its new symbol.  perft gains draw_rules, grow is
--- written in C, create_tree's "already exists" error gains a hint.
+-- function is bound to its new symbol.  perft gains draw_rules; grow, the
+-- catalog functions and the analytics are written in C.
 
 CREATE OR REPLACE FUNCTION @extschema@.games()
 RETURNS TABLE (game text, roles text[], description text)
@@ -130,99 +130,95 @@ COMMENT ON PROCEDURE @extschema@.grow(text, bigint, integer, interval) IS
 'or an empty frontier; resumable; sessions may share one tree';
 
 
+-- Catalogs: 0.1.0 let every role write rows of its own, which let a role
+-- squat another's tree name, spoof progress rows or block growth.  From 0.2.0
+-- on only gametree's functions write them.
+DROP POLICY trees_read ON @extschema@.trees;
+DROP POLICY trees_own ON @extschema@.trees;
+ALTER TABLE @extschema@.trees DISABLE ROW LEVEL SECURITY;
+REVOKE INSERT, UPDATE, DELETE ON @extschema@.trees FROM PUBLIC;
+ALTER TABLE @extschema@.trees ALTER COLUMN owner DROP DEFAULT;
+COMMENT ON TABLE @extschema@.trees IS
+'One row per tree: where its tables are, its game, root and creator, and counters kept by expand and grow; written by gametree''s functions only';
+-- Trees made in a temporary schema, whose tables ended with their session.
+DELETE FROM @extschema@.trees t
+WHERE t.schema::text ~ '^pg_temp_[0-9]+$'
+  AND pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_states')) IS NULL;
+
+-- Progress rows now name their session by pid and start; the rows of 0.1.0
+-- sessions are history.
+DROP TABLE @extschema@.grow_progress;
+CREATE TABLE @extschema@.grow_progress (
+    pid           integer PRIMARY KEY,
+    backend_start timestamptz NOT NULL,
+    schema        name NOT NULL,
+    tree          text NOT NULL,
+    started       timestamptz NOT NULL,
+    updated       timestamptz NOT NULL,
+    expanded      bigint NOT NULL DEFAULT 0,
+    states        bigint NOT NULL,
+    edges         bigint NOT NULL,
+    frontier      bigint NOT NULL,
+    rate          double precision,
+    done          boolean NOT NULL DEFAULT false,
+    owner         name NOT NULL
+);
+COMMENT ON TABLE @extschema@.grow_progress IS
+'One row per session running gametree.grow, committed with every batch so that others can watch: '
+'states, edges and frontier of the tree, states expanded and stored per second by this session; '
+'rows of ended sessions are removed when a grow starts';
+GRANT SELECT ON @extschema@.grow_progress TO PUBLIC;
+
+-- The tree functions are written in C: they find the tree along the
+-- caller's search_path, then run their SQL with search_path pinned.
+CREATE OR REPLACE FUNCTION @extschema@.tree_info(tree text)
+RETURNS @extschema@.trees
+AS 'MODULE_PATHNAME', 'gametree_tree_info'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION @extschema@.tree_info(text) IS
+'The gametree.trees row of a tree (unqualified names are looked up along search_path)';
+
 CREATE OR REPLACE FUNCTION @extschema@.create_tree(name text, game text, root jsonb DEFAULT NULL)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE
-AS $$
-DECLARE
-    parts text[] := parse_ident(name);
-    sch name;
-    base text;
-    start jsonb;
-    root_id bigint;
-    over boolean;
-    zeros jsonb;
-BEGIN
-    IF name IS NULL OR game IS NULL THEN
-        RAISE EXCEPTION 'tree name and game must not be NULL' USING ERRCODE = '22004';
-    END IF;
-    IF cardinality(parts) > 2 THEN
-        RAISE EXCEPTION 'invalid tree name "%"', name USING ERRCODE = '22023',
-            HINT = 'A tree is named name or schema.name.';
-    END IF;
-    sch := CASE WHEN cardinality(parts) = 2 THEN parts[1] ELSE current_schema() END;
-    IF sch IS NULL THEN
-        RAISE EXCEPTION 'no schema to create tree "%" in', name USING ERRCODE = '3F000',
-            HINT = 'Qualify the name or set search_path.';
-    END IF;
-    base := parts[cardinality(parts)];
-    IF length(base) > 56 THEN
-        RAISE EXCEPTION 'tree name "%" is too long', base USING ERRCODE = '42622',
-            DETAIL = 'Its tables are named with suffixes such as _states, within 63 bytes.';
-    END IF;
-    -- Validates the game and the root; the tree stores canonical states.
-    start := @extschema@.canonical(game, coalesce(root, @extschema@.initial(game)));
-    IF EXISTS (SELECT 1 FROM @extschema@.trees t WHERE t.schema = sch AND t.name = base) THEN
-        RAISE EXCEPTION 'tree "%.%" already exists', sch, base USING ERRCODE = '42P07',
-            HINT = format('Pick another name, or drop it first: SELECT gametree.drop_tree(%L);',
-                          format('%I.%I', sch, base));
-    END IF;
+AS 'MODULE_PATHNAME', 'gametree_create_tree'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.create_tree(text, text, jsonb) IS
+'Creates <name>_states, <name>_moves and <name>_graph (owned by the caller, in a permanent schema where it may create tables) with the root (default: the initial state); returns the root id';
 
-    EXECUTE format($ddl$
-        CREATE TABLE %1$I.%2$I (
-            id       bigint PRIMARY KEY,
-            state    jsonb NOT NULL,
-            goal     jsonb,
-            depth    integer NOT NULL,
-            control  text,
-            expanded boolean NOT NULL DEFAULT false,
-            utility  jsonb,
-            mobility jsonb,
-            proven   boolean NOT NULL DEFAULT false,
-            best_move bigint,
-            stale    boolean NOT NULL DEFAULT false,
-            -- The id is the position's hash, so the key keeps positions unique.
-            CHECK (id = @extschema@.state_hash(%5$L, state))
-        );
-        CREATE INDEX ON %1$I.%2$I (depth, id) WHERE NOT expanded;
-        CREATE INDEX ON %1$I.%2$I (depth, id) WHERE stale;
-        CREATE TABLE %1$I.%3$I (
-            id   bigint PRIMARY KEY,
-            move jsonb NOT NULL UNIQUE
-        );
-        CREATE TABLE %1$I.%4$I (
-            -- References to states and moves are kept by expand(), which writes
-            -- an edge in the transaction that stores both ends; foreign keys
-            -- would cost a lookup per row and halve the insert rate.
-            init_id  bigint NOT NULL,
-            move_id  bigint NOT NULL,
-            next_id  bigint NOT NULL,
-            utility  jsonb,
-            mobility jsonb,
-            visits   integer NOT NULL DEFAULT 0,
-            total    jsonb,
-            proven   boolean NOT NULL DEFAULT false,
-            PRIMARY KEY (init_id, move_id)
-        ) WITH (fillfactor = 80);  -- room for propagation's in-page (HOT) updates
-        CREATE INDEX ON %1$I.%4$I (next_id);
-        $ddl$, sch, base || '_states', base || '_moves', base || '_graph', game);
-    EXECUTE format('COMMENT ON TABLE %I.%I IS %L', sch, base || '_states',
-        format('gametree %s tree %s: one row per distinct position, id = gametree.state_hash', game, base));
-    EXECUTE format('COMMENT ON TABLE %I.%I IS %L', sch, base || '_moves',
-        format('gametree %s tree %s: joint moves', game, base));
-    EXECUTE format('COMMENT ON TABLE %I.%I IS %L', sch, base || '_graph',
-        format('gametree %s tree %s: edges state -> move -> state with utility, mobility, visits, total', game, base));
+CREATE OR REPLACE FUNCTION @extschema@.drop_tree(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'gametree_drop_tree'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.drop_tree(text) IS
+'Drops a tree''s tables (those left) and its catalog row; for the owner of its tables';
 
-    root_id := @extschema@.state_hash(game, start);
-    over := @extschema@.terminal(game, start);
-    SELECT jsonb_object_agg(r, 0) INTO zeros
-    FROM @extschema@.games() g, unnest(g.roles) r WHERE g.game = create_tree.game;
-    EXECUTE format('INSERT INTO %I.%I (id, state, goal, depth, control, expanded, utility, mobility, proven) '
-                   'VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $5)', sch, base || '_states')
-    USING root_id, start, @extschema@.goal(game, start), @extschema@.control(game, start), over,
-          coalesce(@extschema@.goal(game, start), @extschema@.heuristic(game, start)),
-          CASE WHEN over THEN zeros END;
-    INSERT INTO @extschema@.trees (schema, name, game, root_id, frontier)
-    VALUES (sch, base, game, root_id, CASE WHEN over THEN 0 ELSE 1 END);
-    RETURN root_id;
-END $$;
+CREATE OR REPLACE FUNCTION @extschema@.tree_stats(tree text)
+RETURNS TABLE (game text, states bigint, edges bigint, moves bigint, expanded bigint, frontier bigint,
+               terminal bigint, proven bigint, max_depth integer, branching numeric,
+               root_utility jsonb, root_mobility jsonb, root_proven boolean)
+AS 'MODULE_PATHNAME', 'gametree_tree_stats'
+LANGUAGE C STABLE STRICT ROWS 1;
+COMMENT ON FUNCTION @extschema@.tree_stats(text) IS
+'Counts of a tree (states, edges, distinct moves, expanded, frontier, terminal, proven), its depth, mean branching factor and the root''s value';
+
+CREATE OR REPLACE FUNCTION @extschema@.depth_stats(tree text)
+RETURNS TABLE (depth integer, states bigint, expanded bigint, terminal bigint, proven bigint,
+               edges bigint, branching numeric)
+AS 'MODULE_PATHNAME', 'gametree_depth_stats'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION @extschema@.depth_stats(text) IS
+'Per depth (plies from the root when first reached): states, expanded, terminal, proven, edges out and branching factor';
+
+CREATE OR REPLACE FUNCTION @extschema@.outcomes(tree text)
+RETURNS TABLE (role text, wins bigint, draws bigint, losses bigint, unproven bigint)
+AS 'MODULE_PATHNAME', 'gametree_outcomes'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION @extschema@.outcomes(text) IS
+'Per role: positions proven won (goal 100), drawn or shared (between), lost (0), and not proven';
+
+CREATE OR REPLACE FUNCTION @extschema@.principal_variation(tree text, state_id bigint)
+RETURNS TABLE (ply integer, id bigint, move jsonb, utility jsonb, proven boolean, state jsonb)
+AS 'MODULE_PATHNAME', 'gametree_principal_variation'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION @extschema@.principal_variation(text, bigint) IS
+'The expected line of play from a state: each row a state, its value and the move its role in control chooses';

@@ -56,6 +56,15 @@ failed=$((failed + $(grep -cE '^not ok [0-9]+' "$log/tap.out" || true)))
 # A test file that dies or plans wrong fails the run even if no assertion did.
 grep -qE '^Result: PASS' "$log/tap.out" || failed=$((failed + 1))
 
+gt_log "upgrade from 0.1.0"
+upgrade_status=0
+bash tools/upgrade_check.sh >"$log/upgrade.out" 2>&1 || upgrade_status=$?
+cat "$log/upgrade.out"
+passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/upgrade.out" || true)))
+upgrade_failed=$(grep -cE '^not ok [0-9]+' "$log/upgrade.out" || true)
+[ "$upgrade_status" -ne 0 ] && [ "$upgrade_failed" -eq 0 ] && upgrade_failed=1
+failed=$((failed + upgrade_failed))
+
 gt_log "README samples"
 readme_status=0
 bash tools/readme_check.sh >"$log/readme.out" 2>&1 || readme_status=$?

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Upgrade test: installs gametree 0.1.0 (built from its release commit),
+# grows a tree with it, runs ALTER EXTENSION UPDATE, and checks that the
+# extension's objects then equal those of a fresh install of the current
+# version, and that the old tree still works.  Prints "ok N - ..." lines.
+# Run by tools/check.sh; needs the current version installed (gt_setup).
+source "$(dirname "$0")/lib.sh"
+gt_start_cluster
+
+OLD_VERSION=0.1.0
+OLD_COMMIT=8abb0ef           # the 0.1.0 release
+NEW_VERSION=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$GT_ROOT/gametree.control")
+libdir=$("$GT_PGBIN/pg_config" --pkglibdir)
+extdir=$("$GT_PGBIN/pg_config" --sharedir)/extension
+work=$(mktemp -d)
+n=0 failed=0
+
+# The old version is installed beside the current one under its own library
+# name, so that the current library stays in place for everything else.
+cleanup() {
+	gt_as_root rm -f "$libdir/gametree-$OLD_VERSION.so" "$extdir/gametree--$OLD_VERSION.sql"
+	gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS gametree_upgraded" \
+		-c "DROP DATABASE IF EXISTS gametree_fresh" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+check() {  # check <description> <command...>: one TAP line
+	local description=$1; shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n - $description"; else echo "not ok $n - $description"; failed=$((failed + 1)); fi
+}
+
+gt_log "building gametree $OLD_VERSION from $OLD_COMMIT"
+git -C "$GT_ROOT" archive "$OLD_COMMIT" | tar -x -C "$work"
+make -s -C "$work" PG_CONFIG="$GT_PGBIN/pg_config" >/dev/null 2>&1
+gt_as_root install -m 755 "$work/gametree.so" "$libdir/gametree-$OLD_VERSION.so"
+sed "s|MODULE_PATHNAME|\$libdir/gametree-$OLD_VERSION|g" "$work/gametree--$OLD_VERSION.sql" >"$work/old.sql"
+gt_as_root install -m 644 "$work/old.sql" "$extdir/gametree--$OLD_VERSION.sql"
+
+gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS gametree_upgraded" -c "CREATE DATABASE gametree_upgraded" \
+	-c "DROP DATABASE IF EXISTS gametree_fresh" -c "CREATE DATABASE gametree_fresh"
+gt_psql -q -d gametree_fresh -c "CREATE EXTENSION gametree"
+# Each step in its own session: a backend never loads both libraries.
+gt_psql -q -d gametree_upgraded -c "CREATE EXTENSION gametree VERSION '$OLD_VERSION'" \
+	-c "SELECT gametree.create_tree('t', 'tictactoe')" -c "CALL gametree.grow('t', max_depth => 4)" >/dev/null
+gt_psql -q -d gametree_upgraded -c "ALTER EXTENSION gametree UPDATE TO '$NEW_VERSION'"
+
+check "the upgraded extension is version $NEW_VERSION" test \
+	"$(gt_psql -At -d gametree_upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'gametree'")" = "$NEW_VERSION"
+
+# The tree grown by 0.1.0 goes on growing, to tic-tac-toe's 5,478 positions.
+gt_psql -q -d gametree_upgraded -c "CALL gametree.grow('t')"
+stats=$(gt_psql -At -d gametree_upgraded -c "SELECT states || ' ' || frontier || ' ' || root_proven FROM gametree.tree_stats('t')" 2>&1)
+check "a tree grown by $OLD_VERSION grows on after the upgrade (states frontier proven: $stats)" \
+	test "$stats" = "5478 0 true"
+check "the catalog counters agree with its tables" test \
+	"$(gt_psql -At -d gametree_upgraded -c "SELECT states = (SELECT count(*) FROM public.t_states) FROM gametree.trees WHERE name = 't'")" = t
+check "drop_tree removes it" gt_psql -q -o /dev/null -d gametree_upgraded -c "SELECT gametree.drop_tree('t')"
+
+
+# With the tree dropped, both databases hold the extension alone: its objects
+# as pg_dump writes them for pg_upgrade (which lists extension members),
+# without the OIDs and session keys that differ between databases.
+objects() {
+	"$GT_PGBIN/pg_dump" --schema-only --binary-upgrade -d "$1" |
+		grep -vE '^(--|SET |SELECT pg_catalog\.(set_config|binary_upgrade_)|\\(un)?restrict |WHERE oid = .[0-9]+.;$)' | grep -v '^$'
+}
+objects gametree_fresh >"$work/fresh.sql"
+objects gametree_upgraded >"$work/upgraded.sql"
+check "an upgraded catalog equals a fresh $NEW_VERSION install ($(grep -c '' "$work/fresh.sql") lines of pg_dump)" \
+	diff -u "$work/fresh.sql" "$work/upgraded.sql"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
