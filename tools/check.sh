@@ -56,24 +56,23 @@ failed=$((failed + $(grep -cE '^not ok [0-9]+' "$log/tap.out" || true)))
 # A test file that dies or plans wrong fails the run even if no assertion did.
 grep -qE '^Result: PASS' "$log/tap.out" || failed=$((failed + 1))
 
+# A script that prints "ok N - ..." / "not ok N - ..." lines; one that
+# stops before its first test (no database, say) counts as one failure.
+tap_script() {
+	local name=$1 status=0 stage_failed; shift
+	"$@" >"$log/$name.out" 2>&1 || status=$?
+	cat "$log/$name.out"
+	passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/$name.out" || true)))
+	stage_failed=$(grep -cE '^not ok [0-9]+' "$log/$name.out" || true)
+	[ "$status" -ne 0 ] && [ "$stage_failed" -eq 0 ] && stage_failed=1
+	failed=$((failed + stage_failed))
+}
+
 gt_log "upgrade from 0.1.0"
-upgrade_status=0
-bash tools/upgrade_check.sh >"$log/upgrade.out" 2>&1 || upgrade_status=$?
-cat "$log/upgrade.out"
-passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/upgrade.out" || true)))
-upgrade_failed=$(grep -cE '^not ok [0-9]+' "$log/upgrade.out" || true)
-[ "$upgrade_status" -ne 0 ] && [ "$upgrade_failed" -eq 0 ] && upgrade_failed=1
-failed=$((failed + upgrade_failed))
+tap_script upgrade bash tools/upgrade_check.sh
 
 gt_log "README samples"
-readme_status=0
-bash tools/readme_check.sh >"$log/readme.out" 2>&1 || readme_status=$?
-cat "$log/readme.out"
-passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/readme.out" || true)))
-readme_failed=$(grep -cE '^not ok [0-9]+' "$log/readme.out" || true)
-# The checker can also stop before its first test (no database, say).
-[ "$readme_status" -ne 0 ] && [ "$readme_failed" -eq 0 ] && readme_failed=1
-failed=$((failed + readme_failed))
+tap_script readme bash tools/readme_check.sh
 
 rm -rf "$log"
 echo "$passed passed, $failed failed"
