@@ -22,7 +22,7 @@ $(OBJS): $(wildcard src/*/*.h src/games/*/*.h)
 
 # pg_regress: one file per feature, top-level sql/ and expected/
 REGRESS = $(sort $(notdir $(basename $(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+REGRESS_OPTS = --inputdir=. --load-extension=dblink --load-extension=$(EXTENSION)
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -231,10 +231,9 @@ frontier_left(const GrowJob *job)
 	Datum		values[1] = {Int32GetDatum(job->max_depth)};
 	bool		left;
 
-	spi_run(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
-					 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
-			1, types, values, SPI_OK_SELECT);
-	if (SPI_processed > 0)
+	if (spi_run_waiting(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
+								 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
+						1, types, values, false, job->tree, "frontier states") > 0)
 		return true;
 	/* The states the holders stored are newer than that statement's snapshot. */
 	spi_run(psprintf("SELECT EXISTS (SELECT FROM %s WHERE NOT expanded AND depth < $1)",

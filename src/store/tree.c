@@ -253,17 +253,14 @@ tree_close(Tree *tree)
 	gt_unpin_search_path(tree->path_level);
 }
 
-/*
- * Takes the lock if another transaction releases it within timeout_ms;
- * false when it is still held.  The attempt runs in a subtransaction so that
- * a timeout leaves the caller's transaction intact.
- */
+/* One attempt of spi_run_waiting: false when lock_timeout_ms passed first. */
 static bool
-lock_within(const Tree *tree, int timeout_ms)
+run_within(const char *sql, int nargs, Oid *types, Datum *values, bool as_catalog_owner,
+		   int lock_timeout_ms, uint64 *processed)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
-	bool		locked = true;
+	bool		done = true;
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(caller);
@@ -271,16 +268,13 @@ lock_within(const Tree *tree, int timeout_ms)
 	{
 		int			level = NewGUCNestLevel();
 
-		(void) set_config_option("lock_timeout", psprintf("%d", timeout_ms), PGC_USERSET,
+		(void) set_config_option("lock_timeout", psprintf("%d", lock_timeout_ms), PGC_USERSET,
 								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-		catalog_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 FOR NO KEY UPDATE",
-					2, (Oid[]) {NAMEOID, TEXTOID},
-					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)},
-					SPI_OK_SELECT);
-		if (SPI_processed == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+		if (as_catalog_owner)
+			catalog_run(sql, nargs, types, values, SPI_OK_SELECT);
+		else
+			spi_run(sql, nargs, types, values, SPI_OK_SELECT);
+		*processed = SPI_processed;
 		AtEOXact_GUC(true, level);
 		ReleaseCurrentSubTransaction();
 	}
@@ -296,33 +290,46 @@ lock_within(const Tree *tree, int timeout_ms)
 		CurrentResourceOwner = owner;
 		if (error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
 			ReThrowError(error);
-		locked = false;
+		done = false;
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(caller);
 	CurrentResourceOwner = owner;
-	return locked;
+	return done;
+}
+
+uint64
+spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values, bool as_catalog_owner,
+				const Tree *tree, const char *waiting_for)
+{
+	TimestampTz began = GetCurrentTimestamp();
+	uint64		processed;
+
+	while (!run_within(sql, nargs, types, values, as_catalog_owner, Max(gt_progress_interval, 1),
+					   &processed))
+		ereport(NOTICE,
+				(errmsg("waiting for %s of tree \"%s\", which another session holds (%.0f s so far)",
+						waiting_for, tree->qualified, (GetCurrentTimestamp() - began) / 1e6),
+				 errhint("SELECT * FROM gametree.grow_progress WHERE NOT done; shows who grows it.")));
+	return processed;
 }
 
 void
 tree_lock(const Tree *tree)
 {
-	TimestampTz began;
+	Oid			types[2] = {NAMEOID, TEXTOID};
+	Datum		values[2] = {name_datum(tree->schema), CStringGetTextDatum(tree->name)};
 
 	/* Free, or held by this transaction already: no subtransaction needed. */
 	catalog_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
-				"FOR NO KEY UPDATE SKIP LOCKED",
-				2, (Oid[]) {NAMEOID, TEXTOID},
-				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)},
-				SPI_OK_SELECT);
+				"FOR NO KEY UPDATE SKIP LOCKED", 2, types, values, SPI_OK_SELECT);
 	if (SPI_processed == 1)
 		return;
-	began = GetCurrentTimestamp();
-	while (!lock_within(tree, Max(gt_progress_interval, 1)))
-		ereport(NOTICE,
-				(errmsg("waiting for tree \"%s\", which another session is writing (%.0f s so far)",
-						tree->qualified, (GetCurrentTimestamp() - began) / 1e6),
-				 errhint("SELECT * FROM gametree.grow_progress WHERE NOT done; shows who grows it.")));
+	if (spi_run_waiting("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
+						"FOR NO KEY UPDATE", 2, types, values, true, tree, "the lock") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
 }
 
 void

@@ -100,6 +100,14 @@ extern int	catalog_run(const char *sql, int nargs, Oid *types, Datum *values, in
 /* Deletes the progress rows of sessions that have ended. */
 extern void catalog_forget_ended_sessions(void);
 
+/*
+ * Runs a SELECT that may wait for a lock (FOR UPDATE), as spi_run or
+ * catalog_run, reporting in a NOTICE every gametree.progress_interval how
+ * long it has waited for what.  Returns the rows it read.
+ */
+extern uint64 spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values,
+							  bool as_catalog_owner, const Tree *tree, const char *waiting_for);
+
 /* SPI helpers. */
 /* One-dimensional SQL arrays for statement parameters (nulls may be NULL). */
 extern Datum datum_array(Datum *values, bool *nulls, int n, Oid type);
