@@ -71,6 +71,9 @@ tap_script() {
 gt_log "upgrade from 0.1.0"
 tap_script upgrade bash tools/upgrade_check.sh
 
+gt_log "crash safety: kill -9 and an immediate stop during grow"
+tap_script crash bash tools/crash_check.sh
+
 gt_log "README samples"
 tap_script readme bash tools/readme_check.sh
 
