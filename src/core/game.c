@@ -185,6 +185,10 @@ gt_decode_state(const Game *game, Jsonb *state)
 	if (JB_ROOT_IS_SCALAR(state) || !JB_ROOT_IS_ARRAY(state))
 		state_error(game, ERRCODE_INVALID_TEXT_REPRESENTATION, "not a JSON array");
 	nfacts = JsonContainerSize(root);
+	/* Checked before the allocation, which a huge array would overflow. */
+	if (nfacts > GT_MAX_STATE_FACTS)
+		gt_invalid_state(game, "%d facts, more than any position has (%d)", nfacts,
+						 GT_MAX_STATE_FACTS);
 	facts = palloc(Max(nfacts, 1) * sizeof(Fact));
 	for (int i = 0; i < nfacts; i++)
 	{

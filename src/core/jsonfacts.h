@@ -28,6 +28,8 @@ extern Jsonb *jo_result(JsonOut *out);
 extern Numeric gt_int_numeric(int64 value);
 
 #define GT_MAX_FACT_ARGS 15
+/* More facts than any game's position has (chess has at most about 40). */
+#define GT_MAX_STATE_FACTS 1024
 
 struct Fact
 {
