@@ -1,6 +1,6 @@
 -- bad input: an ERROR with a specific SQLSTATE and a message that names the problem
 BEGIN;
-SELECT plan(16);
+SELECT plan(17);
 
 SELECT throws_ok($$SELECT gametree.initial('chesss')$$, '22023', 'unknown game "chesss"', 'unknown game');
 SELECT throws_ok($$SELECT gametree.legal('tictactoe', '{"cell": 1}')$$, '22P02',
@@ -50,6 +50,11 @@ END $f$;
 SET LOCAL statement_timeout = '300ms';
 SELECT ok(pg_temp.perft_cancelled(), 'perft stops at statement_timeout');
 RESET statement_timeout;
+
+-- A state of two million facts is refused before anything is allocated for them
+SELECT throws_ok($$SELECT gametree.heuristic('checkers', (SELECT jsonb_agg(NULL::int) FROM generate_series(1, 2097152)))$$,
+                 '22023', 'invalid checkers state: 2097152 facts, more than any position has (1024)',
+                 'a state of 2M facts: 22023, not an out-of-memory XX000');
 
 SELECT * FROM finish();
 ROLLBACK;
