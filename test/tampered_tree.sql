@@ -2,7 +2,7 @@
 -- what C reads back is checked, and bad rows give an error, never a crash.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(3);
+SELECT plan(6);
 
 SELECT gametree.create_tree('tampered', 'tictactoe') IS NOT NULL AS created \gset
 SELECT gametree.expand('tampered', (SELECT root_id FROM gametree.trees WHERE name = 'tampered')) AS edges \gset
@@ -16,6 +16,22 @@ SELECT throws_ok($$SELECT gametree.propagate('tampered', false)$$, '22000', NULL
                  'the same for incremental propagation');
 DELETE FROM tampered_graph WHERE move_id BETWEEN 1001 AND 1200;
 SELECT is(gametree.propagate('tampered'), 1::bigint, 'without the extra rows the tree propagates again');
+
+-- Altered tables: C reads columns with fixed types and NOT NULL; a change is an error, not a crash
+SAVEPOINT altered;
+ALTER TABLE tampered_states ALTER COLUMN state DROP NOT NULL;
+UPDATE tampered_states SET state = NULL WHERE depth = 1;
+SELECT throws_ok($$CALL gametree.grow('tampered')$$, '42P16',
+                 'column state of public.tampered_states must be jsonb NOT NULL', 'a NULL state column');
+ROLLBACK TO altered;
+ALTER TABLE tampered_graph ALTER COLUMN utility TYPE json USING utility::json;
+SELECT throws_ok($$SELECT gametree.propagate('tampered')$$, '42P16',
+                 'column utility of public.tampered_graph must be jsonb', 'utility of another type');
+ROLLBACK TO altered;
+CREATE RULE quiet AS ON INSERT TO tampered_moves DO INSTEAD NOTHING;
+SELECT throws_ok($$CALL gametree.grow('tampered')$$, '42P16',
+                 'table public.tampered_moves of tree "public.tampered" has rules', 'a rule on a table');
+ROLLBACK TO altered;
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -6,6 +6,8 @@
 
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "core/settings.h"
@@ -17,6 +19,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 Datum
@@ -160,20 +163,90 @@ search_path_names(void)
 	return datum_array(names, NULL, n, NAMEOID);
 }
 
-/* The table of the tree with the suffix; ereports when it is missing. */
+/* A column that gametree reads from a tree's table. */
+typedef struct TreeColumn
+{
+	const char *name;
+	Oid			type;
+	bool		not_null;		/* C reads it without a NULL check */
+} TreeColumn;
+
+#define END_OF_COLUMNS {NULL, InvalidOid, false}
+
+static const TreeColumn states_columns[] = {
+	{"id", INT8OID, true}, {"state", JSONBOID, true}, {"goal", JSONBOID, false},
+	{"depth", INT4OID, true}, {"control", TEXTOID, false}, {"expanded", BOOLOID, true},
+	{"utility", JSONBOID, false}, {"mobility", JSONBOID, false}, {"proven", BOOLOID, true},
+	{"best_move", INT8OID, false}, {"stale", BOOLOID, true}, END_OF_COLUMNS
+};
+static const TreeColumn moves_columns[] = {
+	{"id", INT8OID, true}, {"move", JSONBOID, true}, END_OF_COLUMNS
+};
+static const TreeColumn graph_columns[] = {
+	{"init_id", INT8OID, true}, {"move_id", INT8OID, true}, {"next_id", INT8OID, true},
+	{"utility", JSONBOID, false}, {"mobility", JSONBOID, false}, {"visits", INT4OID, true},
+	{"total", JSONBOID, false}, {"proven", BOOLOID, true}, END_OF_COLUMNS
+};
+
+static bool
+relation_has_rules(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	bool		rules;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	rules = ((Form_pg_class) GETSTRUCT(tuple))->relhasrules;
+	ReleaseSysCache(tuple);
+	return rules;
+}
+
+/*
+ * The table of the tree with the suffix, checked to be an ordinary table
+ * whose columns have the types (and NOT NULL) that gametree's C code reads
+ * them with: the owner may have altered it.  Ereports otherwise.
+ */
 static Oid
-tree_table(const Tree *tree, Oid schema, const char *suffix)
+tree_table(const Tree *tree, Oid schema, const char *suffix, const TreeColumn *columns)
 {
 	char	   *relname = psprintf("%s%s", tree->name, suffix);
+	char	   *table = quote_qualified_identifier(tree->schema, relname);
 	Oid			relid = OidIsValid(schema) ? get_relname_relid(relname, schema) : InvalidOid;
 
 	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table %s of tree \"%s\" is missing",
-						quote_qualified_identifier(tree->schema, relname), tree->qualified),
+				 errmsg("table %s of tree \"%s\" is missing", table, tree->qualified),
 				 errhint("SELECT gametree.drop_tree(%s); removes what is left of the tree.",
 						 quote_literal_cstr(tree->qualified))));
+	if (relation_has_rules(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				 errmsg("table %s of tree \"%s\" has rules", table, tree->qualified),
+				 errdetail("gametree writes the tables of a tree itself; a rule would rewrite "
+						   "its statements."),
+				 errhint("Drop the rules (DROP RULE ... ON %s).", table)));
+	for (const TreeColumn *c = columns; c->name != NULL; c++)
+	{
+		HeapTuple	tuple = SearchSysCacheAttName(relid, c->name);
+		Form_pg_attribute att;
+		bool		fits;
+
+		if (!HeapTupleIsValid(tuple))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+					 errmsg("column %s of %s is missing", c->name, table),
+					 errdetail("The tables of tree \"%s\" were altered.", tree->qualified)));
+		att = (Form_pg_attribute) GETSTRUCT(tuple);
+		fits = att->atttypid == c->type && (att->attnotnull || !c->not_null);
+		ReleaseSysCache(tuple);
+		if (!fits)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+					 errmsg("column %s of %s must be %s%s", c->name, table,
+							format_type_be(c->type), c->not_null ? " NOT NULL" : ""),
+					 errdetail("The tables of tree \"%s\" were altered.", tree->qualified)));
+	}
 	return relid;
 }
 
@@ -230,9 +303,9 @@ tree_open(text *name, TreeAccess access)
 
 	/* Its tables, as ordinary tables: a view in their place would run its owner's code. */
 	nsp = get_namespace_oid(tree->schema, true);
-	states = tree_table(tree, nsp, "_states");
-	(void) tree_table(tree, nsp, "_moves");
-	(void) tree_table(tree, nsp, "_graph");
+	states = tree_table(tree, nsp, "_states", states_columns);
+	(void) tree_table(tree, nsp, "_moves", moves_columns);
+	(void) tree_table(tree, nsp, "_graph", graph_columns);
 
 	/*
 	 * Writers take the tree lock and write the catalog through gametree:
