@@ -415,59 +415,52 @@ note "time: consistency checks of ref $(since "$t0") s"
 KILL_WANT=$(awk -v x="$KILL_AT" -v n="$REF_EXPANDED" 'BEGIN { k = int(x * n + 0.999999); print (k < 1 ? 1 : k) }')
 STOP_WANT=$(awk -v x="$STOP_AT" -v n="$REF_EXPANDED" 'BEGIN { k = int(x * n + 0.999999); print (k < 1 ? 1 : k) }')
 
-# 2. kill -9 of the growing backend: the postmaster restarts all backends.
-gt_log "2. kill -9 the backend growing k"
-t0=$(now)
-start_background_grow k "$KILL_WANT" || finish
-KILLED=$GROW_PID
-if still_growing "$KILLED"; then
-	note "k: at kill -9: $(progress_row "$KILLED") (ref's grow expanded $REF_EXPANDED)"
-	ok "k: grow still running when killed"
-else
-	not_ok "k: grow still running when killed" \
-		"it ended first; set GAMETREE_CRASH_KILL_AT lower (now $(progress_row "$KILLED"))"
-fi
-readies=$(ready_count)
-from=$(($(log_lines) + 1))
-kill -KILL "$KILLED"
-t1=$(now)
-wait_background_grow k
-wait_for_server "$readies"
-note "time: grow of k until the kill $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s," \
-	"crash recovery until connections are accepted $(since "$t1") s"
-if log_since "$from" | grep "(PID $KILLED) was terminated by signal 9" >/dev/null &&
-	log_since "$from" | grep "all server processes terminated; reinitializing" >/dev/null; then
-	ok "k: the server restarted all backends and recovered after kill -9"
-else
-	not_ok "k: the server restarted all backends and recovered after kill -9" "$(log_since "$from")"
-fi
-after_crash k "$KILLED"
+# crash_during_grow TREE WANT WHAT CRASH RECOVERED_LINE: starts a grow of
+# TREE, and once it has expanded WANT states runs the function CRASH (which
+# sets CRASHED_AT); then waits for the server, checks that its log shows
+# RECOVERED_LINE, and checks the tree (after_crash).
+crash_during_grow() {
+	local t=$1 want=$2 what=$3 crash=$4 recovered=$5 t0 readies from
+	t0=$(now)
+	start_background_grow "$t" "$want" || finish
+	VICTIM=$GROW_PID
+	if still_growing "$VICTIM"; then
+		note "$t: at $what: $(progress_row "$VICTIM") (ref's grow expanded $REF_EXPANDED)"
+		ok "$t: grow still running at $what"
+	else
+		not_ok "$t: grow still running at $what" \
+			"it ended first; lower GAMETREE_CRASH_KILL_AT or _STOP_AT (now $(progress_row "$VICTIM"))"
+	fi
+	readies=$(ready_count)
+	from=$(($(log_lines) + 1))
+	"$crash"
+	wait_background_grow "$t"
+	[ "$crash" = stop_immediately ] && start_server
+	wait_for_server "$readies"
+	note "time: grow of $t until $what $(awk -v a="$t0" -v b="$CRASHED_AT" 'BEGIN { printf "%.2f", b - a }') s," \
+		"recovery until connections are accepted $(since "$CRASHED_AT") s"
+	if log_since "$from" | grep -F "$recovered" >/dev/null; then
+		ok "$t: the server recovered after $what"
+	else
+		not_ok "$t: the server recovered after $what" "$(log_since "$from")"
+	fi
+	after_crash "$t" "$VICTIM"
+}
 
-# 3. Immediate stop of the whole server, then start.
+# kill -9 of the growing backend: the postmaster restarts all backends.
+kill_backend() {
+	kill -KILL "$VICTIM"
+	CRASHED_AT=$(now)
+}
+
+stop_immediately() {
+	gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null
+	CRASHED_AT=$(now)
+}
+
+gt_log "2. kill -9 the backend growing k"
+crash_during_grow k "$KILL_WANT" "kill -9" kill_backend "all server processes terminated; reinitializing"
 gt_log "3. pg_ctl stop -m immediate while i grows"
-t0=$(now)
-start_background_grow i "$STOP_WANT" || finish
-STOPPED=$GROW_PID
-if still_growing "$STOPPED"; then
-	note "i: at the immediate stop: $(progress_row "$STOPPED") (ref's grow expanded $REF_EXPANDED)"
-	ok "i: grow still running at the immediate stop"
-else
-	not_ok "i: grow still running at the immediate stop" \
-		"it ended first; set GAMETREE_CRASH_STOP_AT lower (now $(progress_row "$STOPPED"))"
-fi
-readies=$(ready_count)
-from=$(($(log_lines) + 1))
-gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null
-t1=$(now)
-wait_background_grow i
-start_server
-wait_for_server "$readies"
-note "time: grow of i until the stop $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s," \
-	"start with crash recovery $(since "$t1") s"
-if log_since "$from" | grep "database system was not properly shut down; automatic recovery in progress" >/dev/null; then
-	ok "i: the server ran crash recovery at start"
-else
-	not_ok "i: the server ran crash recovery at start" "$(log_since "$from")"
-fi
-after_crash i "$STOPPED"
+crash_during_grow i "$STOP_WANT" "the immediate stop" stop_immediately \
+	"database system was not properly shut down; automatic recovery in progress"
 finish
