@@ -334,7 +334,10 @@ check_rules(const Game *game, const GameState *state, const char *what)
 		fprintf(stderr, "%s: %d legal moves\n", what, nmoves);
 	must_succeed = psprintf("the rules on %s", what);
 	terminal = game->terminal(game, state);
-	if ((nmoves == 0) != terminal || nmoves > game->max_moves)
+	if (nmoves > game->max_moves)
+		finding(psprintf("%s has %d legal moves, more than max_moves (%d)", what, nmoves,
+						 game->max_moves));
+	if ((nmoves == 0) != terminal)
 		finding(psprintf("%s has %d legal moves but is %sterminal", what, nmoves,
 						 terminal ? "" : "not "));
 	(void) game->control(game, state);

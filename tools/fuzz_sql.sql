@@ -730,6 +730,13 @@ BEGIN
     RETURN NULL;
 END $$;
 
+-- Domains over the columns' types: the same values under another type name.
+CREATE DOMAIN fuzz.jsonb_d AS jsonb;
+CREATE DOMAIN fuzz.bigint_d AS bigint CHECK (VALUE <> 0);
+CREATE DOMAIN fuzz.bool_d AS boolean;
+CREATE DOMAIN fuzz.int_d AS integer;
+CREATE DOMAIN fuzz.text_d AS text;
+
 -- Trigger functions that a tree's owner might hang on its tables.
 CREATE FUNCTION fuzz.trg_skip() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -756,6 +763,40 @@ BEGIN
     END IF;
     NEW := jsonb_populate_record(NEW, j);
     RETURN NEW;
+END $$;
+
+CREATE FUNCTION fuzz.trg_unlink() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- every edge written takes its parent state away
+    IF TG_TABLE_NAME LIKE '%\_graph' THEN
+        EXECUTE format('DELETE FROM %I.%I WHERE id = $1', TG_TABLE_SCHEMA,
+                       left(TG_TABLE_NAME, -length('_graph')) || '_states') USING NEW.init_id;
+    END IF;
+    RETURN NEW;
+END $$;
+
+CREATE FUNCTION fuzz.trg_alter() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    states text := regexp_replace(TG_TABLE_NAME, '_(states|moves|graph)$', '') || '_states';
+    graph text := regexp_replace(TG_TABLE_NAME, '_(states|moves|graph)$', '') || '_graph';
+BEGIN
+    -- the tables change in the middle of a gametree call, after it checked them
+    IF pg_trigger_depth() = 1 THEN
+        CASE TG_ARGV[0]
+        WHEN 'null_state' THEN
+            EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN state DROP NOT NULL', TG_TABLE_SCHEMA, states);
+            EXECUTE format('UPDATE %I.%I SET state = NULL WHERE depth > 0', TG_TABLE_SCHEMA, states);
+        WHEN 'text_utility' THEN
+            EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN utility TYPE text', TG_TABLE_SCHEMA, states);
+            EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN mobility TYPE text', TG_TABLE_SCHEMA, graph);
+        WHEN 'numeric_id' THEN
+            EXECUTE format('ALTER TABLE %I.%I DROP CONSTRAINT IF EXISTS %I', TG_TABLE_SCHEMA, states, states || '_check');
+            EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN id TYPE numeric', TG_TABLE_SCHEMA, states);
+        ELSE
+            EXECUTE format('CREATE RULE fuzz_late_rule AS ON UPDATE TO %I.%I DO INSTEAD SELECT 1', TG_TABLE_SCHEMA, states);
+        END CASE;
+    END IF;
+    RETURN NULL;
 END $$;
 
 CREATE FUNCTION fuzz.trg_dup() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -937,21 +978,28 @@ BEGIN
             's|proven|integer', 's|expanded|integer', 's|stale|text', 's|control|name', 's|control|varchar(3)',
             's|best_move|numeric', 's|best_move|integer', 's|id|numeric', 's|state|json', 's|state|text',
             'g|utility|json', 'g|utility|text', 'g|mobility|text', 'g|next_id|numeric', 'g|next_id|text',
-            'g|move_id|numeric', 'g|proven|text', 'm|move|json', 'm|move|text', 'm|id|numeric']);
+            'g|move_id|numeric', 'g|proven|text', 'm|move|json', 'm|move|text', 'm|id|numeric',
+            's|state|fuzz.jsonb_d', 's|id|fuzz.bigint_d', 's|expanded|fuzz.bool_d', 's|depth|fuzz.int_d',
+            's|control|fuzz.text_d', 'g|utility|fuzz.jsonb_d', 'g|next_id|fuzz.bigint_d', 'm|move|fuzz.jsonb_d',
+            's|state|jsonb[]|ARRAY[state]', 's|depth|int4range|int4range(depth, depth + 1)']);
         RETURN ARRAY[format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', s, tn || '_states_check'),
-                     format('ALTER TABLE %s ALTER COLUMN %I TYPE %s USING %I::%s',
+                     format('ALTER TABLE %s ALTER COLUMN %I TYPE %s USING %s',
                             CASE split_part(t, '|', 1) WHEN 's' THEN s WHEN 'g' THEN g ELSE m END,
-                            split_part(t, '|', 2), split_part(t, '|', 3), split_part(t, '|', 2),
-                            CASE WHEN split_part(t, '|', 3) IN ('integer', 'smallint') AND split_part(t, '|', 2) IN ('proven', 'expanded')
-                                 THEN 'integer' ELSE split_part(t, '|', 3) END)];
+                            split_part(t, '|', 2), split_part(t, '|', 3),
+                            coalesce(nullif(split_part(t, '|', 4), ''),
+                                     format('%I::%s', split_part(t, '|', 2), split_part(t, '|', 3))))];
     ELSIF r < 60 THEN
         RETURN ARRAY[format('CREATE RULE fuzz_rule AS ON %s TO %s DO INSTEAD %s',
                             fuzz.pick(ARRAY['INSERT', 'UPDATE', 'DELETE']),
                             fuzz.pick(ARRAY[s, g, m]), fuzz.pick(ARRAY['NOTHING', 'SELECT 1', 'SELECT 1 WHERE false']))];
+    ELSIF r < 66 THEN                            -- a trigger that alters the tables once gametree writes them
+        RETURN ARRAY[format('CREATE TRIGGER fuzz_alter AFTER %s ON %s FOR EACH STATEMENT EXECUTE FUNCTION fuzz.trg_alter(%L)',
+                            fuzz.pick(ARRAY['INSERT', 'UPDATE', 'INSERT OR UPDATE']), fuzz.pick(ARRAY[m, g, s]),
+                            fuzz.pick(ARRAY['null_state', 'text_utility', 'numeric_id', 'rule']))];
     ELSIF r < 72 THEN
         RETURN ARRAY[format('CREATE TRIGGER fuzz_trigger %s %s ON %s FOR EACH ROW EXECUTE FUNCTION fuzz.%s()',
                             fuzz.pick(ARRAY['BEFORE', 'AFTER']), fuzz.pick(ARRAY['INSERT', 'UPDATE', 'INSERT OR UPDATE']),
-                            fuzz.pick(ARRAY[s, g, m]), fuzz.pick(ARRAY['trg_skip', 'trg_raise', 'trg_garble', 'trg_dup']))];
+                            fuzz.pick(ARRAY[s, g, m]), fuzz.pick(ARRAY['trg_skip', 'trg_raise', 'trg_garble', 'trg_dup', 'trg_unlink']))];
     ELSIF r < 80 THEN
         RETURN ARRAY[fuzz.pick(ARRAY[format('DROP TABLE %s', s), format('DROP TABLE %s', g), format('DROP TABLE %s', m),
                                      format('ALTER TABLE %s RENAME TO %I', s, tn || '_old'),
@@ -961,7 +1009,12 @@ BEGIN
                                      format('ALTER TABLE %s DROP COLUMN %I', g, fuzz.pick(ARRAY['utility', 'mobility', 'proven', 'visits', 'total'])),
                                      format('ALTER TABLE %s ADD COLUMN extra integer DEFAULT 7', s),
                                      format('ALTER TABLE %s RENAME COLUMN state TO stat', s),
-                                     format('ALTER TABLE %s RENAME COLUMN utility TO expanded2', g)])];
+                                     format('ALTER TABLE %s RENAME COLUMN utility TO expanded2', g),
+                                     format('ALTER TABLE %s DROP COLUMN stale, ADD COLUMN stale boolean NOT NULL DEFAULT true', s)])];
+    ELSIF r < 92 THEN                            -- a child table: its rows show in the parent, keys not unique
+        RETURN ARRAY[format('CREATE TABLE public.fz_child () INHERITS (%s)', CASE WHEN random() < 0.6 THEN s ELSE g END),
+                     format('INSERT INTO public.fz_child SELECT * FROM %s WHERE %s', s, fuzz.subset('id', tn, root)),
+                     format('INSERT INTO public.fz_child SELECT * FROM %s WHERE %s', g, fuzz.subset('init_id', tn, root))];
     ELSIF r < 96 THEN
         RETURN ARRAY[fuzz.pick(ARRAY[format('ALTER TABLE %s DROP CONSTRAINT %I', s, tn || '_states_pkey'),
                                      format('ALTER TABLE %s DROP CONSTRAINT %I', g, tn || '_graph_pkey'),
@@ -1432,8 +1485,10 @@ BEGIN
         (12, 'the chess start repeated 1000 times', '(SELECT jsonb_agg(e) FROM generate_series(1, 1000), jsonb_array_elements(gametree.initial(''chess'')) e)'),
         (13, 'a checkers fact with 1 MB role', '(SELECT jsonb_build_array(jsonb_build_array(''cell'', 1, repeat(''w'', 1048576), ''man''), jsonb_build_array(''control'', ''black'')))'),
         (14, 'a number with 100000 digits', '(''[["halfmove", '' || repeat(''9'', 100000) || '']]'')::jsonb'),
-        (15, 'facts nested in facts, 1000 deep', '(repeat(''[["cell", '', 1000) || ''1'' || repeat('']]'', 1000))::jsonb');
-    FOR n IN 0..15 LOOP
+        (15, 'facts nested in facts, 1000 deep', '(repeat(''[["cell", '', 1000) || ''1'' || repeat('']]'', 1000))::jsonb'),
+        (16, '1024 cell facts', '(SELECT jsonb_agg(jsonb_build_array(''cell'', 1 + x % 3, 1 + x / 3 % 3, ''b'')) FROM generate_series(0, 1023) x)'),
+        (17, '1025 cell facts', '(SELECT jsonb_agg(jsonb_build_array(''cell'', 1 + x % 3, 1 + x / 3 % 3, ''b'')) FROM generate_series(0, 1024) x)');
+    FOR n IN 0..17 LOOP
         EXECUTE format('UPDATE fuzz.big SET val = %s WHERE k = %s', (SELECT expr FROM fuzz.big WHERE k = n), n);
     END LOOP;
     INSERT INTO fuzz.bigtext (k, label, expr) VALUES
