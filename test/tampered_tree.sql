@@ -2,7 +2,7 @@
 -- what C reads back is checked, and bad rows give an error, never a crash.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(6);
+SELECT plan(9);
 
 SELECT gametree.create_tree('tampered', 'tictactoe') IS NOT NULL AS created \gset
 SELECT gametree.expand('tampered', (SELECT root_id FROM gametree.trees WHERE name = 'tampered')) AS edges \gset
@@ -17,21 +17,61 @@ SELECT throws_ok($$SELECT gametree.propagate('tampered', false)$$, '22000', NULL
 DELETE FROM tampered_graph WHERE move_id BETWEEN 1001 AND 1200;
 SELECT is(gametree.propagate('tampered'), 1::bigint, 'without the extra rows the tree propagates again');
 
+-- The SQLSTATE of call after setup ('ok' when it succeeds); both are undone.
+CREATE FUNCTION pg_temp.sqlstate_after(setup text, call text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  state text;
+BEGIN
+  BEGIN
+    EXECUTE setup;
+    BEGIN
+      EXECUTE call;
+      state := 'ok';
+    EXCEPTION WHEN OTHERS THEN
+      state := SQLSTATE || ' ' || SQLERRM;
+    END;
+    RAISE EXCEPTION USING ERRCODE = 'P0004';
+  EXCEPTION WHEN assert_failure THEN
+  END;
+  RETURN state;
+END $$;
+
 -- Altered tables: C reads columns with fixed types and NOT NULL; a change is an error, not a crash
-SAVEPOINT altered;
-ALTER TABLE tampered_states ALTER COLUMN state DROP NOT NULL;
-UPDATE tampered_states SET state = NULL WHERE depth = 1;
-SELECT throws_ok($$CALL gametree.grow('tampered')$$, '42P16',
-                 'column state of public.tampered_states must be jsonb NOT NULL', 'a NULL state column');
-ROLLBACK TO altered;
-ALTER TABLE tampered_graph ALTER COLUMN utility TYPE json USING utility::json;
-SELECT throws_ok($$SELECT gametree.propagate('tampered')$$, '42P16',
-                 'column utility of public.tampered_graph must be jsonb', 'utility of another type');
-ROLLBACK TO altered;
-CREATE RULE quiet AS ON INSERT TO tampered_moves DO INSTEAD NOTHING;
-SELECT throws_ok($$CALL gametree.grow('tampered')$$, '42P16',
-                 'table public.tampered_moves of tree "public.tampered" has rules', 'a rule on a table');
-ROLLBACK TO altered;
+SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_states ALTER COLUMN state DROP NOT NULL;
+                                    UPDATE tampered_states SET state = NULL WHERE depth = 1$$,
+                                  $$CALL gametree.grow('tampered')$$),
+          '42P16 column state of public.tampered_states must be jsonb NOT NULL', 'a NULL state column');
+SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_graph ALTER COLUMN utility TYPE json USING utility::json$$,
+                                  $$SELECT gametree.propagate('tampered')$$),
+          '42P16 column utility of public.tampered_graph must be jsonb', 'utility of another type');
+SELECT is(pg_temp.sqlstate_after($$CREATE RULE quiet AS ON INSERT TO tampered_moves DO INSTEAD NOTHING$$,
+                                  $$CALL gametree.grow('tampered')$$),
+          '42P16 table public.tampered_moves of tree "public.tampered" has rules', 'a rule on a table');
+
+-- A trigger of the owner's cannot change the tables under a call that has
+-- checked them (it runs with gametree's search_path, hence public.)
+CREATE FUNCTION pg_temp.alter_states() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN ALTER TABLE public.tampered_states ALTER COLUMN utility TYPE text; RETURN NULL; END $$;
+CREATE FUNCTION pg_temp.add_rule() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN CREATE RULE quiet AS ON UPDATE TO public.tampered_states DO INSTEAD NOTHING; RETURN NULL; END $$;
+SELECT is(left(pg_temp.sqlstate_after(
+            $$CREATE TRIGGER alter_states AFTER INSERT ON tampered_graph
+              FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.alter_states()$$,
+            $$CALL gametree.grow('tampered')$$), 5),
+          '55006', 'ALTER TABLE from a trigger during grow: 55006 (the table is in use)');
+SELECT is(pg_temp.sqlstate_after(
+            $$CREATE TRIGGER add_rule AFTER INSERT ON tampered_graph
+              FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.add_rule()$$,
+            $$CALL gametree.grow('tampered')$$),
+          '42P16 a rule rewrote gametree''s statement on a tree''s table', 'a rule made by a trigger during grow');
+
+-- Out-of-range numbers written by hand are read at the nearest bound
+UPDATE tampered_graph SET utility = '{"xplayer": 1e300, "oplayer": 0}', proven = true
+WHERE move_id = (SELECT min(g.move_id) FROM tampered_graph g JOIN tampered_states s ON s.id = g.init_id AND s.depth = 0);
+UPDATE tampered_states SET stale = true WHERE depth = 0;
+SELECT gametree.propagate('tampered', false) IS NOT NULL AS propagated \gset
+SELECT is((SELECT utility FROM tampered_states WHERE depth = 0), '{"xplayer": 100, "oplayer": 0}'::jsonb,
+          'a utility of 1e300 counts as 100');
 
 SELECT * FROM finish();
 ROLLBACK;

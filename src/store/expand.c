@@ -484,6 +484,7 @@ gametree_expand(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
+	tree_hold_tables(tree);
 	spi_run(psprintf("SELECT id, state, depth, expanded FROM %s WHERE id = $1 FOR UPDATE",
 					 tree->states),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
@@ -541,6 +542,7 @@ gametree_grow_step(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
+	tree_hold_tables(tree);
 	tree_grow_batch(tree, batch_size, max_depth, &stored);
 	tree_close(tree);
 	SPI_finish();

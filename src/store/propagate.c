@@ -57,12 +57,22 @@ typedef struct EvalCount
 	int			count;
 } EvalCount;
 
+/*
+ * A role's number in a value object, or -1 when it has none.  The owner may
+ * have written anything there: a number outside lo..hi is taken at the
+ * nearest bound, so that no conversion to int overflows.
+ */
 static double
-numeric_value(const JsonbValue *v)
+numeric_value(const JsonbValue *v, double lo, double hi)
 {
+	double		d;
+
 	if (v == NULL || v->type != jbvNumeric)
 		return -1;
-	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+	d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+	if (isnan(d))
+		return -1;
+	return Min(Max(d, lo), hi);
 }
 
 static JsonbValue *
@@ -86,11 +96,12 @@ read_value(const Game *game, HeapTuple row, TupleDesc desc, int attno, Value *v)
 
 	v->known = !isnull;
 	for (int r = 0; r < game->nroles; r++)
-		v->utility[r] = v->known ? numeric_value(role_entry(DatumGetJsonbP(utility), game->roles[r])) : 0;
+		v->utility[r] = v->known ? numeric_value(role_entry(DatumGetJsonbP(utility), game->roles[r]),
+												 GT_GOAL_MIN, GT_GOAL_MAX) : 0;
 	mobility = SPI_getbinval(row, desc, attno + 1, &isnull);
 	for (int r = 0; r < game->nroles; r++)
 		v->mobility[r] = isnull ? -1 :
-			(int) numeric_value(role_entry(DatumGetJsonbP(mobility), game->roles[r]));
+			(int) numeric_value(role_entry(DatumGetJsonbP(mobility), game->roles[r]), 0, PG_INT32_MAX);
 	v->proven = DatumGetBool(SPI_getbinval(row, desc, attno + 2, &isnull));
 }
 
@@ -480,6 +491,7 @@ gametree_propagate(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
+	tree_hold_tables(tree);
 	tree_lock(tree);
 
 	if (from_scratch)

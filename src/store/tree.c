@@ -7,6 +7,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -87,6 +88,11 @@ spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
 	 * do not accumulate memory.
 	 */
 	MemoryContextSwitchTo(caller);
+	if (rc == SPI_OK_REWRITTEN && expected != SPI_OK_REWRITTEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				 errmsg("a rule rewrote gametree's statement on a tree's table"),
+				 errhint("Drop the rules on the tree's tables.")));
 	if (rc != expected)
 		elog(ERROR, "gametree: SPI returned %d for: %s", rc, sql);
 	return rc;
@@ -303,9 +309,9 @@ tree_open(text *name, TreeAccess access)
 
 	/* Its tables, as ordinary tables: a view in their place would run its owner's code. */
 	nsp = get_namespace_oid(tree->schema, true);
-	states = tree_table(tree, nsp, "_states", states_columns);
-	(void) tree_table(tree, nsp, "_moves", moves_columns);
-	(void) tree_table(tree, nsp, "_graph", graph_columns);
+	tree->relids[0] = states = tree_table(tree, nsp, "_states", states_columns);
+	tree->relids[1] = tree_table(tree, nsp, "_moves", moves_columns);
+	tree->relids[2] = tree_table(tree, nsp, "_graph", graph_columns);
 
 	/*
 	 * Writers take the tree lock and write the catalog through gametree:
@@ -321,8 +327,18 @@ tree_open(text *name, TreeAccess access)
 }
 
 void
+tree_hold_tables(Tree *tree)
+{
+	for (int i = 0; i < lengthof(tree->held); i++)
+		tree->held[i] = relation_open(tree->relids[i], AccessShareLock);
+}
+
+void
 tree_close(Tree *tree)
 {
+	for (int i = 0; i < lengthof(tree->held); i++)
+		if (tree->held[i] != NULL)
+			relation_close(tree->held[i], NoLock);
 	gt_unpin_search_path(tree->path_level);
 }
 

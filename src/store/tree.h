@@ -12,6 +12,7 @@
 #define GAMETREE_TREE_H
 
 #include "core/game.h"
+#include "utils/rel.h"
 
 /* What the caller is about to do with a tree. */
 typedef enum TreeAccess
@@ -32,6 +33,8 @@ typedef struct Tree
 	int64		root_id;
 	const char *owner;			/* the role that created it */
 	int			path_level;		/* GUC nest level of the pinned search_path */
+	Oid			relids[3];		/* _states, _moves, _graph */
+	Relation	held[3];		/* open while tree_hold_tables is in force */
 } Tree;
 
 /* Counts of what an expansion stored. */
@@ -51,7 +54,14 @@ typedef struct Stored
 extern Tree *tree_open(text *name, TreeAccess access);
 /* The same without the checks of tables and access: the catalog row alone. */
 extern Tree *tree_find(text *name);
-/* Unpins search_path. */
+/*
+ * Keeps the tree's tables open until tree_close, so that the definitions
+ * tree_open checked cannot change under the call: an ALTER TABLE or DROP
+ * TABLE by a trigger of the owner's fails (55006) while they are open.  For
+ * the functions that read rows in C; not across commits.
+ */
+extern void tree_hold_tables(Tree *tree);
+/* Releases held tables and unpins search_path. */
 extern void tree_close(Tree *tree);
 
 /* A tree name split into schema (NULL when unqualified) and name, checked. */
