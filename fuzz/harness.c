@@ -25,7 +25,6 @@
 #include <ctype.h>
 
 #include "core/game.h"
-#include "core/jsonfacts.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"

@@ -1,7 +1,7 @@
 -- chess bad input: malformed FEN is 22P02 naming the field, impossible
 -- positions and illegal moves are 22023
 BEGIN;
-SELECT plan(29);
+SELECT plan(30);
 
 -- malformed FEN, field by field
 SELECT throws_ok($$SELECT gametree.from_fen('chess', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1')$$, '22P02',
@@ -84,6 +84,11 @@ END $f$;
 SET LOCAL statement_timeout = '300ms';
 SELECT ok(pg_temp.chess_perft_cancelled(), 'chess perft stops at statement_timeout');
 RESET statement_timeout;
+
+-- 26 queens would have 262 legal moves, past any move buffer; at most 16 men a side
+SELECT throws_ok($$SELECT gametree.from_fen('chess', 'QQQQQQbk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1')$$,
+                 '22023', 'invalid chess state: white has 27 pieces and 0 pawns; a side has at most 16 and 8',
+                 'more than 16 men a side: 22023 (found by fuzz/decode_fuzzer)');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -26,7 +26,12 @@
 #define PIECE_TYPE(p) (((p) & 7) - 1)
 #define PIECE_COLOR(p) ((p) >> 3)
 
-#define MAX_MOVES 256			/* no position has more than 218 */
+/*
+ * No game position has more than 218 legal moves, but accepted positions are
+ * only checked for at most 16 men a side: 15 queens (27 moves each) and a
+ * king (8, and 2 castlings) make at most 415.
+ */
+#define MAX_MOVES 416
 #define FIFTY_MOVES 100			/* halfmove clock of a fifty-move draw */
 #define MAX_CLOCK 65535
 

@@ -184,9 +184,16 @@ chess_validate(const Game *game, Position *pos)
 	{
 		int			kings = popcount(pieces(pos, c, KING));
 
+		int			men = popcount(pos->color[c]);
+		int			pawns = popcount(pieces(pos, c, PAWN));
+
 		if (kings != 1)
 			gt_invalid_state(game, "%s has %s", chess_roles[c],
 							 kings == 0 ? "no king" : psprintf("%d kings", kings));
+		/* Also what bounds the legal moves of any accepted position (MAX_MOVES). */
+		if (men > 16 || pawns > 8)
+			gt_invalid_state(game, "%s has %d pieces and %d pawns; a side has at most 16 and 8",
+							 chess_roles[c], men, pawns);
 	}
 	if (misplaced)
 		gt_invalid_state(game, "a pawn stands on %s, on the first or last rank",
