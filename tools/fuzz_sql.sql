@@ -69,31 +69,16 @@ BEGIN
     RETURN quote_literal(v) || '::' || typ;
 END $$;
 
-CREATE FUNCTION fuzz.lit(v jsonb) RETURNS text LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    e text;
-BEGIN
-    IF v IS NOT NULL AND pg_column_size(v) > 30000 THEN
-        SELECT b.expr INTO e FROM fuzz.big b WHERE b.val = v;
-        IF FOUND THEN
-            RETURN e;
-        END IF;
-    END IF;
-    RETURN fuzz.lit(v::text, 'jsonb');
-END $$;
+-- A value too big to print is shown by the expression that made it.
+CREATE FUNCTION fuzz.lit(v jsonb) RETURNS text LANGUAGE sql STABLE AS $$
+    SELECT coalesce((SELECT b.expr FROM fuzz.big b WHERE pg_column_size(v) > 30000 AND b.val = v LIMIT 1),
+                    fuzz.lit(v::text, 'jsonb'))
+$$;
 
-CREATE FUNCTION fuzz.tlit(v text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    e text;
-BEGIN
-    IF v IS NOT NULL AND length(v) > 30000 THEN
-        SELECT b.expr INTO e FROM fuzz.bigtext b WHERE b.val = v;
-        IF FOUND THEN
-            RETURN e;
-        END IF;
-    END IF;
-    RETURN fuzz.lit(v, 'text');
-END $$;
+CREATE FUNCTION fuzz.tlit(v text) RETURNS text LANGUAGE sql STABLE AS $$
+    SELECT coalesce((SELECT b.expr FROM fuzz.bigtext b WHERE length(v) > 30000 AND b.val = v LIMIT 1),
+                    fuzz.lit(v, 'text'))
+$$;
 
 CREATE FUNCTION fuzz.emit(mode text, stmt text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
