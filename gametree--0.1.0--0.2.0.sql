@@ -145,6 +145,31 @@ DELETE FROM @extschema@.trees t
 WHERE t.schema::text ~ '^pg_temp_[0-9]+$'
   AND pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_states')) IS NULL;
 
+-- Propagation keeps no queue in the wide states table any more: a stale
+-- flag churned two partial indexes.  trees.pending counts the expansions
+-- not propagated yet; a tree with stale states gets one pending.
+ALTER TABLE @extschema@.trees ADD COLUMN pending bigint NOT NULL DEFAULT 0;
+COMMENT ON COLUMN @extschema@.trees.pending IS
+'Expansions whose values are not propagated yet: grow and propagate(tree, false) propagate when it is not 0';
+DO $upgrade$
+DECLARE
+    t record;
+    stale boolean;
+BEGIN
+    FOR t IN SELECT schema, name FROM @extschema@.trees LOOP
+        CONTINUE WHEN pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_states')) IS NULL;
+        CONTINUE WHEN NOT EXISTS (SELECT FROM pg_catalog.pg_attribute
+            WHERE attrelid = pg_catalog.format('%I.%I', t.schema, t.name || '_states')::pg_catalog.regclass
+              AND attname = 'stale' AND NOT attisdropped);
+        EXECUTE pg_catalog.format('SELECT EXISTS (SELECT FROM %I.%I WHERE stale)', t.schema, t.name || '_states')
+            INTO stale;
+        UPDATE @extschema@.trees SET pending = CASE WHEN stale THEN 1 ELSE 0 END
+        WHERE schema = t.schema AND name = t.name;
+        EXECUTE pg_catalog.format('ALTER TABLE %I.%I DROP COLUMN stale', t.schema, t.name || '_states');
+    END LOOP;
+END
+$upgrade$;
+
 -- Progress rows now name their session by pid and start; the rows of 0.1.0
 -- sessions are history.
 DROP TABLE @extschema@.grow_progress;

@@ -133,10 +133,13 @@ CREATE TABLE @extschema@.trees (
     states   bigint NOT NULL DEFAULT 1,
     edges    bigint NOT NULL DEFAULT 0,
     frontier bigint NOT NULL,
+    pending  bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (schema, name)
 );
 COMMENT ON TABLE @extschema@.trees IS
 'One row per tree: where its tables are, its game, root and creator, and counters kept by expand and grow; written by gametree''s functions only';
+COMMENT ON COLUMN @extschema@.trees.pending IS
+'Expansions whose values are not propagated yet: grow and propagate(tree, false) propagate when it is not 0';
 GRANT SELECT ON @extschema@.trees TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.trees', '');
 

@@ -4,6 +4,8 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "core/game.h"
 #include "core/settings.h"
 #include "fmgr.h"
@@ -13,8 +15,8 @@ PG_MODULE_MAGIC;
 
 int			gt_grow_batch_size = 4000;
 int			gt_progress_interval = 1000;
-int			gt_propagate_interval = 30000;
-int			gt_propagate_chunk = 10000;
+int			gt_propagate_interval = 300000;
+int			gt_propagate_memory = 1024 * 1024;
 
 void		_PG_init(void);
 
@@ -35,15 +37,15 @@ _PG_init(void)
 							&gt_progress_interval, 1000, 10, 3600 * 1000,
 							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 	DefineCustomIntVariable("gametree.propagate_interval",
-							"Least time between the bulk propagations of a grow.",
+							"Least time between the propagations of a grow before its last.",
 							"grow also waits three times as long as the last propagation took, "
 							"so that propagation stays under a quarter of the job.",
-							&gt_propagate_interval, 30000, 0, 24 * 3600 * 1000,
+							&gt_propagate_interval, 300000, 0, 24 * 3600 * 1000,
 							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
-	DefineCustomIntVariable("gametree.propagate_chunk",
-							"Stale states propagation reads at once; bounds its memory.",
-							NULL,
-							&gt_propagate_chunk, 10000, 100, 10000000,
-							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.propagate_memory",
+							"Most memory propagation may hold: the states and edges it evaluates.",
+							"About 100 bytes per state and edge of the tree for two-player games.",
+							&gt_propagate_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

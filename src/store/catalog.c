@@ -159,11 +159,9 @@ create_tables(const Tree *tree)
 					 " mobility jsonb,"
 					 " proven   boolean NOT NULL DEFAULT false,"
 					 " best_move bigint,"
-					 " stale    boolean NOT NULL DEFAULT false,"
 	/* The id is the position's hash, so the key keeps positions unique. */
 					 " CHECK (id = gametree.state_hash(%4$s, state)));"
 					 "CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded;"
-					 "CREATE INDEX ON %1$s (depth, id) WHERE stale;"
 					 "CREATE TABLE %2$s ("
 					 " id   bigint PRIMARY KEY,"
 					 " move jsonb NOT NULL UNIQUE);"

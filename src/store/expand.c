@@ -1,8 +1,8 @@
 /*
  * expand.c: expand(tree, state_id) and grow_step(tree, batch_size,
  * max_depth), which add the successors of states to a tree's tables.
- * Expanded states are marked stale; expand() propagates at once, grow
- * propagates in bulk (see propagate.c).
+ * Each expansion is counted as pending propagation (gametree.trees.pending);
+ * expand() propagates up from the state at once, grow in bulk (propagate.c).
  *
  * Children are generated in C, deduplicated in memory, and written with one
  * set-based statement per table (unnest of arrays) in ascending key order,
@@ -19,7 +19,7 @@
 #include "funcapi.h"
 #include "core/jsonfacts.h"
 #include "miscadmin.h"
-#include "store/tree.h"
+#include "store/propagate.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -279,7 +279,7 @@ read_existing_children(Batch *b)
 	while ((child = hash_seq_search(&scan)) != NULL)
 		ids[i++] = Int64GetDatum(child->id);
 	values[0] = datum_array(ids, NULL, n, INT8OID);
-	spi_run(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven "
+	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven "
 					 "FROM %s s WHERE s.id = ANY($1)", tree->states),
 			1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -335,7 +335,7 @@ insert_children(Batch *b, Stored *stored)
 	values[6] = datum_array(b->child_utility, b->utility_null, b->nchildren, JSONBOID);
 	values[7] = datum_array(b->child_mobility, b->mobility_null, b->nchildren, JSONBOID);
 	values[8] = datum_array(b->child_proven, NULL, b->nchildren, BOOLOID);
-	spi_run(psprintf("INSERT INTO %s "
+	spi_run_kept(psprintf("INSERT INTO %s "
 					 "(id, state, goal, depth, control, expanded, utility, mobility, proven) "
 					 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) ORDER BY 1 "
 					 "ON CONFLICT (id) DO NOTHING RETURNING id, expanded", b->tree->states),
@@ -361,10 +361,10 @@ store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
 	{
 		values[0] = datum_array(b->move_id, NULL, b->nmoves, INT8OID);
 		values[1] = datum_array(b->move_json, NULL, b->nmoves, JSONBOID);
-		spi_run(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
+		spi_run_kept(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
 						 "ON CONFLICT DO NOTHING", tree->moves),
 				2, arrays, values, SPI_OK_INSERT);
-		spi_run(psprintf("SELECT u.id FROM unnest($1, $2) u(id, move) JOIN %s m ON m.id = u.id "
+		spi_run_kept(psprintf("SELECT u.id FROM unnest($1, $2) u(id, move) JOIN %s m ON m.id = u.id "
 						 "WHERE m.move <> u.move LIMIT 1", tree->moves),
 				2, arrays, values, SPI_OK_SELECT);
 		if (SPI_processed > 0)
@@ -410,20 +410,20 @@ store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
 		values[3] = datum_array(utility, utility_null, b->nedges, JSONBOID);
 		values[4] = datum_array(mobility, mobility_null, b->nedges, JSONBOID);
 		values[5] = datum_array(proven, NULL, b->nedges, BOOLOID);
-		spi_run(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) "
+		spi_run_kept(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) "
 						 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6) ORDER BY 1, 2", tree->graph),
 				6, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID,
 				BOOLARRAYOID}, values, SPI_OK_INSERT);
 		stored->edges += SPI_processed;
 	}
 
-	/* Their values now rest on their children: stale until propagated. */
+	/* Their values now rest on their children: pending until propagated. */
 	values[0] = int8_array(parents, nparents);
-	spi_run(psprintf("UPDATE %s SET expanded = true, stale = true WHERE id = ANY($1)", tree->states),
-			1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_UPDATE);
+	spi_run_kept(psprintf("UPDATE %s SET expanded = true WHERE id = ANY($1)", tree->states),
+				 1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_UPDATE);
 	stored->expanded += nparents;
 	stored->frontier -= nparents;
-	tree_count(tree, stored->states, stored->edges, stored->frontier);
+	tree_count(tree, stored);
 }
 
 /*
@@ -496,7 +496,7 @@ gametree_expand(PG_FUNCTION_ARGS)
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
 	{
 		expand_rows(tree, &stored);
-		tree_propagate_stale(tree);
+		tree_propagate_up(tree, state_id);
 	}
 	tree_close(tree);
 	SPI_finish();
@@ -507,7 +507,7 @@ void
 tree_grow_batch(const Tree *tree, int batch_size, int max_depth, Stored *stored)
 {
 	/* Breadth first; SKIP LOCKED lets concurrent sessions share the frontier. */
-	spi_run(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
+	spi_run_kept(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
 					 "ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED", tree->states),
 			2, (Oid[]) {INT4OID, INT4OID},
 			(Datum[]) {Int32GetDatum(max_depth), Int32GetDatum(batch_size)}, SPI_OK_SELECT);

@@ -1,9 +1,11 @@
 /*
  * grow.c: CALL gametree.grow(tree, max_states, max_depth, time_limit), the
  * batch job.  It expands the frontier breadth first, one batch at a time
- * through gametree.grow_step(), carries values upward in bulk through
- * gametree.propagate(tree, false), and reports progress in
- * gametree.grow_progress and in NOTICEs.
+ * through gametree.grow_step(), carries values upward in bulk at the end
+ * (propagate.c), and reports progress in gametree.grow_progress and in
+ * NOTICEs.  time_limit bounds the whole call: expansion stops in time for
+ * the propagation, which itself stops at the limit, leaving what it did not
+ * write pending for the next call.
  *
  * Called by CALL at top level, it commits every batch, so a cancelled job
  * keeps what it did and the next call resumes.  Inside a transaction block or
@@ -24,7 +26,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
-#include "store/tree.h"
+#include "store/propagate.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/timestamp.h"
@@ -48,6 +50,12 @@ typedef struct GrowJob
 	int64		analyzed_at;	/* tree size at the last ANALYZE */
 	int			batch;			/* states to expand in the next batch */
 } GrowJob;
+
+/*
+ * Seconds a propagation takes per state and edge of the tree, as last
+ * measured in this backend; the first guess is on the slow side.
+ */
+static double propagate_seconds_per_row = 4e-6;
 
 typedef struct TreeCounters
 {
@@ -148,10 +156,14 @@ notice_progress(GrowJob *job, const char *phase)
 					(long long) c.frontier, job->stored / seconds)));
 }
 
+/* Is it time to stop expanding, to leave the final propagation its time? */
 static bool
-time_is_up(const GrowJob *job)
+time_is_up(const GrowJob *job, const TreeCounters *c)
 {
-	return job->deadline != 0 && GetCurrentTimestamp() >= job->deadline;
+	double		reserve = propagate_seconds_per_row * (c->states + c->edges);
+
+	return job->deadline != 0 &&
+		GetCurrentTimestamp() + (int64) (reserve * 1e6) >= job->deadline;
 }
 
 /*
@@ -184,7 +196,7 @@ analyze_when_doubled(GrowJob *job, const TreeCounters *c)
 	if (c->states < 2 * job->analyzed_at)
 		return false;
 	/* Key columns only: sampling the jsonb columns would sort them. */
-	spi_run(psprintf("ANALYZE %s (id, depth, expanded, stale), %s (init_id, next_id)",
+	spi_run(psprintf("ANALYZE %s (id, depth, expanded), %s (init_id, next_id)",
 					 job->tree->states, job->tree->graph), 0, NULL, NULL, SPI_OK_UTILITY);
 	job->analyzed_at = c->states;
 	return true;
@@ -243,23 +255,50 @@ frontier_left(const GrowJob *job)
 	return left;
 }
 
+/* After each chunk a propagation writes: what is written stays written. */
 static void
-propagate_stale(GrowJob *job)
+propagation_chunk_written(void *arg)
 {
-	TimestampTz start = GetCurrentTimestamp();
-	int64		took;
+	GrowJob    *job = arg;
 
-	spi_run("SELECT gametree.propagate($1, false)", 1, (Oid[]) {TEXTOID},
-			(Datum[]) {job->name}, SPI_OK_SELECT);
-	SPI_freetuptable(SPI_tuptable);
+	if (!job->can_commit)
+		return;
+	commit_if_possible(job);
+	tree_lock(job->tree);
+}
+
+/* Propagates what is pending; returns whether it finished before the deadline. */
+static bool
+propagate_pending(GrowJob *job)
+{
+	PropagateControl control = {job->deadline, propagation_chunk_written, job};
+	PropagateResult result;
+	TimestampTz start = GetCurrentTimestamp();
+	TreeCounters c = read_counters(job);
+	bool		complete;
+	double		took;
+
+	notice_progress(job, "propagating");
+	complete = tree_propagate(job->tree, false, &control, &result);
+	took = (GetCurrentTimestamp() - start) / 1e6;
+	if (complete && result.evaluations > 0)
+		propagate_seconds_per_row = took / Max(c.states + c.edges, 1);
+	commit_if_possible(job);
+	if (!complete)
+		ereport(NOTICE,
+				(errmsg("grow %s: time_limit reached while propagating", job->tree->qualified),
+				 errdetail("What was written stays; the values of the last expansions are not "
+						   "propagated yet."),
+				 errhint("The next grow or SELECT gametree.propagate(%s, false); finishes it.",
+						 quote_literal_cstr(job->tree->qualified))));
 
 	/*
 	 * At least propagate_interval apart, and three times as long as this one
 	 * took, so that propagation stays under a quarter of the job.
 	 */
-	took = GetCurrentTimestamp() - start;
 	job->propagate_at = GetCurrentTimestamp() +
-		Max((int64) gt_propagate_interval * 1000, 3 * took);
+		Max((int64) gt_propagate_interval * 1000, (int64) (3 * took * 1e6));
+	return complete;
 }
 
 /* The interval in microseconds, saturating instead of overflowing. */
@@ -318,9 +357,9 @@ gametree_grow(PG_FUNCTION_ARGS)
 		TreeCounters c;
 
 		CHECK_FOR_INTERRUPTS();
-		if (time_is_up(&job))
-			break;
 		c = read_counters(&job);
+		if (time_is_up(&job, &c))
+			break;
 		if (job.max_states >= 0 && c.states >= job.max_states)
 			break;
 		if (analyze_when_doubled(&job, &c))
@@ -337,16 +376,11 @@ gametree_grow(PG_FUNCTION_ARGS)
 		}
 		update_progress(&job, false);
 		commit_if_possible(&job);
-		if (GetCurrentTimestamp() >= job.propagate_at)
-		{
-			notice_progress(&job, "propagating");
-			propagate_stale(&job);
-			commit_if_possible(&job);
-		}
+		if (GetCurrentTimestamp() >= job.propagate_at && !propagate_pending(&job))
+			break;
 		notice_progress(&job, "expanding");
 	}
-	notice_progress(&job, "propagating");
-	propagate_stale(&job);
+	propagate_pending(&job);
 	update_progress(&job, true);
 	commit_if_possible(&job);
 	tree_close(job.tree);

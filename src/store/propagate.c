@@ -1,187 +1,657 @@
 /*
  * propagate.c: upward propagation of n-player utility and non-losing
- * mobility, incrementally after each expansion and from scratch by
- * propagate(tree).
+ * mobility (the rules are in search/values.c) over an in-memory copy of the
+ * graph, written back in bulk.
  *
- * The value of an expanded, non-terminal state is computed from its
- * out-edges, and an edge's utility, mobility and proven flag copy those of
- * the state it leads to:
- *  - utility: the role in control picks the edge with the largest own
- *    component (max^n); ties go to a proven edge, then to the edge that
- *    leaves the other roles the least in total, then to the smallest move
- *    id.  Edges of unknown utility are skipped.  At simultaneous-move states
- *    the utility is the mean of the known edges.
- *  - proven: the chosen edge is proven and no unknown or unproven edge could
- *    do better (all are proven, or the choice already gives the maximum).
- *  - mobility of role R: when R is in control, the number of edges that are
- *    not a proven loss for R (goal 0); otherwise the minimum of R's mobility
- *    over the edges whose mobility is known.
- * Expanded states are marked stale; propagation evaluates the stale states
- * deepest first and carries changes to parents in waves of set-based
- * statements; a cap on re-evaluations of one state ends iteration on cyclic
- * graphs.
+ * A state's value follows from its out-edges, and an edge's utility,
+ * mobility and proven flag copy those of the state it leads to.  Propagation
+ * reads the states and edges of a region once (the whole tree, or the
+ * ancestors of one expanded state), evaluates every expanded state after
+ * its children (depth-first post-order, no recursion), iterates what lies
+ * on cycles until it settles, and writes only the rows whose values
+ * changed, in chunks of one statement each.
+ *
+ * No queue is kept in the tables: gametree.trees.pending counts the
+ * expansions since the last complete propagation, so a propagation cut short
+ * (time limit, cancel, crash) is simply run again; the chunks it committed
+ * are not written twice, since they no longer differ.
  */
 #include "postgres.h"
 
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "core/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
-#include "core/settings.h"
-#include "store/tree.h"
-#include "utils/array.h"
+#include "search/values.h"
+#include "store/propagate.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "utils/timestamp.h"
 
-#define EPSILON 1e-9
-#define MAX_EVALUATIONS 1000	/* per state and call: ends cycles that do not settle */
-
-typedef struct Value
-{
-	bool		known;
-	bool		proven;
-	double		utility[GT_MAX_ROLES];
-	int			mobility[GT_MAX_ROLES]; /* -1: unknown */
-	int64		move_id;
-} Value;
-
-typedef struct EvalCount
-{
-	int64		id;
-	int			count;
-} EvalCount;
+#define MAX_ROUNDS 1000			/* of re-evaluation on cycles that do not settle */
+#define FETCH_ROWS 10000		/* rows read per cursor fetch */
+#define WRITE_ROWS 10000		/* rows written per statement */
+#define DECODED_MAX 4096		/* distinct jsonb values remembered while reading */
 
 /*
- * A role's number in a value object, or -1 when it has none.  The owner may
- * have written anything there: a number outside lo..hi is taken at the
- * nearest bound, so that no conversion to int overflows.
+ * Values are kept packed, in the form they are stored in: utilities in
+ * hundredths (int16), mobility (int32, -1 unknown), flags.  Two packed
+ * values are equal exactly when value_same() says so.
  */
-static double
-numeric_value(const JsonbValue *v, double lo, double hi)
+#define PACKED_KNOWN 1
+#define PACKED_PROVEN 2
+
+typedef struct Layout
 {
+	int			nroles;
+	int			utility_at;
+	int			mobility_at;
+	int			size;
+} Layout;
+
+/* GraphNode flags. */
+#define NODE_EVALUATE 1			/* expanded and not terminal: valued from its edges */
+#define NODE_DONE 4
+#define NODE_ON_STACK 8
+#define NODE_CYCLIC 16			/* rests on a value of a cycle still settling */
+
+typedef struct GraphNode
+{
+	int64		id;
+	int64		best_move;		/* 0: none */
+	int64		stored_best_move;	/* as in its row */
+	int8		mover;
+	uint8		flags;
+	/* the packed value follows, then the packed value as in its row */
+} GraphNode;
+
+typedef struct GraphEdge
+{
+	int32		init;			/* node index */
+	int32		child;			/* node index, -1 when not loaded: the stored copy counts */
+	int64		move_id;
+	/* the stored copy of the child's value, packed, follows */
+} GraphEdge;
+
+typedef struct Decoded
+{
+	uint64		hash;
+	Size		len;
+	char	   *bytes;
+	int32		numbers[GT_MAX_ROLES];
+} Decoded;
+
+typedef struct Graph
+{
+	const Tree *tree;
+	const Game *game;
+	Layout		layout;
+	MemoryContext cxt;
+	Size		node_size,
+				edge_size;
+	char	   *nodes;
+	int64		nnodes,
+				maxnodes;
+	char	   *edges;
+	int64		nedges,
+				maxedges;
+	int32	   *edge_start;		/* CSR: node i's edges are edge_start[i] .. edge_start[i+1]-1 */
+	int32	   *slots;			/* open addressing: id -> node index, -1 empty */
+	uint64		slot_mask;
+	Size		memory;			/* bytes held, against gametree.propagate_memory */
+	HTAB	   *decoded[2];		/* utility, mobility: jsonb bytes -> numbers */
+	int64		evaluations;
+	PropagateControl *control;
+	TimestampTz noticed;
+} Graph;
+
+#define NODE(g, i) ((GraphNode *) ((g)->nodes + (Size) (i) * (g)->node_size))
+#define NODE_VALUE(g, i) ((char *) NODE(g, i) + MAXALIGN(sizeof(GraphNode)))
+#define NODE_STORED(g, i) (NODE_VALUE(g, i) + MAXALIGN((g)->layout.size))
+#define EDGE(g, i) ((GraphEdge *) ((g)->edges + (Size) (i) * (g)->edge_size))
+#define EDGE_VALUE(g, i) ((char *) EDGE(g, i) + MAXALIGN(sizeof(GraphEdge)))
+
+static Layout
+layout_of(const Game *game)
+{
+	Layout		l;
+
+	l.nroles = game->nroles;
+	l.utility_at = sizeof(int16);
+	l.mobility_at = TYPEALIGN(sizeof(int32), l.utility_at + game->nroles * sizeof(int16));
+	l.size = l.mobility_at + game->nroles * sizeof(int32);
+	return l;
+}
+
+static void
+pack(const Layout *l, const Value *v, char *p)
+{
+	memset(p, 0, l->size);
+	p[0] = (v->known ? PACKED_KNOWN : 0) | (v->proven ? PACKED_PROVEN : 0);
+	for (int r = 0; r < l->nroles; r++)
+	{
+		int16		u = v->known ? (int16) rint(v->utility[r] * 100.0) : 0;
+
+		memcpy(p + l->utility_at + r * sizeof(int16), &u, sizeof(int16));
+		memcpy(p + l->mobility_at + r * sizeof(int32), &v->mobility[r], sizeof(int32));
+	}
+}
+
+static void
+unpack(const Layout *l, const char *p, int64 move_id, Value *v)
+{
+	memset(v, 0, sizeof(Value));
+	v->known = (p[0] & PACKED_KNOWN) != 0;
+	v->proven = (p[0] & PACKED_PROVEN) != 0;
+	v->move_id = move_id;
+	for (int r = 0; r < l->nroles; r++)
+	{
+		int16		u;
+
+		memcpy(&u, p + l->utility_at + r * sizeof(int16), sizeof(int16));
+		v->utility[r] = u / 100.0;
+		memcpy(&v->mobility[r], p + l->mobility_at + r * sizeof(int32), sizeof(int32));
+	}
+}
+
+/* Memory for the graph: huge allocations past 1 GB, within gametree.propagate_memory. */
+static void *
+graph_resize(Graph *g, void *old, Size old_size, Size new_size)
+{
+	if ((double) g->memory - old_size + new_size > (double) gt_propagate_memory * 1024.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("propagating tree \"%s\" needs more than gametree.propagate_memory (%d MB)",
+						g->tree->qualified, gt_propagate_memory / 1024),
+				 errdetail("Propagation holds the states and edges it evaluates in memory: "
+						   "%lld states and %lld edges read so far.",
+						   (long long) g->nnodes, (long long) g->nedges),
+				 errhint("Raise it for this session, e.g. SET gametree.propagate_memory = '%dMB';",
+						 Max(2 * (gt_propagate_memory / 1024), 64))));
+	g->memory = g->memory - old_size + new_size;
+	if (old == NULL)
+		return MemoryContextAllocExtended(g->cxt, Max(new_size, 1), MCXT_ALLOC_HUGE);
+	return repalloc_huge(old, Max(new_size, 1));
+}
+
+static void
+graph_free(Graph *g, void *p, Size size)
+{
+	if (p != NULL)
+		pfree(p);
+	g->memory -= size;
+}
+
+/*
+ * A role's number in a {"role": number} object, or -1 when it has none.  The
+ * owner may have written anything there: numbers outside lo..hi are taken
+ * at the nearest bound, so that no conversion overflows.
+ */
+static int32
+role_number(Jsonb *object, const char *role, double lo, double hi, double scale)
+{
+	JsonbValue	key;
+	JsonbValue *v;
 	double		d;
 
+	if (!JB_ROOT_IS_OBJECT(object))
+		return -1;
+	key.type = jbvString;
+	key.val.string.val = (char *) role;
+	key.val.string.len = strlen(role);
+	v = findJsonbValueFromContainer(&object->root, JB_FOBJECT, &key);
 	if (v == NULL || v->type != jbvNumeric)
 		return -1;
 	d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
 	if (isnan(d))
 		return -1;
-	return Min(Max(d, lo), hi);
+	return (int32) rint(Min(Max(d, lo), hi) * scale);
 }
 
-static JsonbValue *
-role_entry(Jsonb *object, const char *role)
-{
-	JsonbValue	key;
-
-	key.type = jbvString;
-	key.val.string.val = (char *) role;
-	key.val.string.len = strlen(role);
-	return findJsonbValueFromContainer(&object->root, JB_FOBJECT, &key);
-}
-
-/* Reads the utility, mobility and proven columns at attno, attno+1, attno+2. */
+/*
+ * The numbers of a {"role": number} column, per role.  The same few values
+ * recur in millions of rows (goals, estimates, mobilities), so decoded ones
+ * are remembered by their bytes.
+ */
 static void
-read_value(const Game *game, HeapTuple row, TupleDesc desc, int attno, Value *v)
+decode_roles(Graph *g, int which, Datum datum, double lo, double hi, double scale, int32 *out)
 {
-	bool		isnull;
-	Datum		utility = SPI_getbinval(row, desc, attno, &isnull);
-	Datum		mobility;
+	Jsonb	   *json = DatumGetJsonbP(datum);
+	Size		len = VARSIZE(json);
+	uint64		hash = gt_hash_bytes((const uint8 *) json, len);
+	Decoded    *entry;
+	bool		found;
 
-	v->known = !isnull;
-	for (int r = 0; r < game->nroles; r++)
-		v->utility[r] = v->known ? numeric_value(role_entry(DatumGetJsonbP(utility), game->roles[r]),
-												 GT_GOAL_MIN, GT_GOAL_MAX) : 0;
-	mobility = SPI_getbinval(row, desc, attno + 1, &isnull);
-	for (int r = 0; r < game->nroles; r++)
-		v->mobility[r] = isnull ? -1 :
-			(int) numeric_value(role_entry(DatumGetJsonbP(mobility), game->roles[r]), 0, PG_INT32_MAX);
-	v->proven = DatumGetBool(SPI_getbinval(row, desc, attno + 2, &isnull));
+	entry = hash_search(g->decoded[which], &hash, HASH_FIND, &found);
+	if (found && entry->len == len && memcmp(entry->bytes, json, len) == 0)
+	{
+		memcpy(out, entry->numbers, g->layout.nroles * sizeof(int32));
+		return;
+	}
+	for (int r = 0; r < g->layout.nroles; r++)
+		out[r] = role_number(json, g->game->roles[r], lo, hi, scale);
+	if (found || hash_get_num_entries(g->decoded[which]) >= DECODED_MAX)
+		return;
+	entry = hash_search(g->decoded[which], &hash, HASH_ENTER, &found);
+	entry->len = len;
+	entry->bytes = MemoryContextAlloc(g->cxt, len);
+	memcpy(entry->bytes, json, len);
+	memcpy(entry->numbers, out, g->layout.nroles * sizeof(int32));
 }
 
-static double
-others_total(const Game *game, const Value *v, int mover)
+/* A value from its utility, mobility and proven columns. */
+static void
+read_value(Graph *g, Datum utility, bool utility_null, Datum mobility, bool mobility_null,
+		   bool proven, Value *v)
 {
-	double		total = 0;
+	int32		numbers[GT_MAX_ROLES];
 
-	for (int r = 0; r < game->nroles; r++)
-		if (r != mover)
-			total += v->utility[r];
-	return total;
+	value_unknown(g->game, v);
+	v->known = !utility_null;
+	v->proven = proven;
+	if (!utility_null)
+	{
+		decode_roles(g, 0, utility, -1, GT_GOAL_MAX, 100.0, numbers);
+		for (int r = 0; r < g->layout.nroles; r++)
+			v->utility[r] = numbers[r] / 100.0;
+	}
+	if (!mobility_null)
+	{
+		decode_roles(g, 1, mobility, 0, PG_INT32_MAX, 1.0, numbers);
+		memcpy(v->mobility, numbers, g->layout.nroles * sizeof(int32));
+	}
 }
 
-/* Is a a better choice than b for mover?  (b may be unknown.) */
+static inline uint64
+slot_hash(int64 id)
+{
+	return (uint64) id * UINT64CONST(0x9e3779b97f4a7c15);
+}
+
+static int32
+node_index(const Graph *g, int64 id)
+{
+	for (uint64 s = slot_hash(id) & g->slot_mask;; s = (s + 1) & g->slot_mask)
+	{
+		int32		i = g->slots[s];
+
+		if (i < 0 || NODE(g, i)->id == id)
+			return i;
+	}
+}
+
+/* A NOTICE naming the phase, at most once per gametree.progress_interval. */
+static void
+report(Graph *g, const char *phase, int64 done, int64 of)
+{
+	if (!TimestampDifferenceExceeds(g->noticed, GetCurrentTimestamp(), gt_progress_interval))
+		return;
+	g->noticed = GetCurrentTimestamp();
+	if (of > 0)
+		ereport(NOTICE,
+				(errmsg("propagate %s: %s, %lld of %lld", g->tree->qualified, phase,
+						(long long) done, (long long) of)));
+	else
+		ereport(NOTICE,
+				(errmsg("propagate %s: %s, %lld so far", g->tree->qualified, phase, (long long) done)));
+}
+
 static bool
-better(const Game *game, const Value *a, const Value *b, int mover)
+past_deadline(const Graph *g)
 {
-	double		diff;
-
-	if (!b->known)
-		return true;
-	diff = a->utility[mover] - b->utility[mover];
-	if (fabs(diff) > EPSILON)
-		return diff > 0;
-	if (a->proven != b->proven)
-		return a->proven;
-	diff = others_total(game, a, mover) - others_total(game, b, mover);
-	if (fabs(diff) > EPSILON)
-		return diff < 0;
-	return a->move_id < b->move_id;
+	return g->control->deadline != 0 && GetCurrentTimestamp() >= g->control->deadline;
 }
 
-/* The value of a state whose role in control is mover, from its edges. */
-static void
-evaluate(const Game *game, int mover, const Value *edges, int n, Value *out)
+static int
+role_of(const Game *game, Datum control, bool isnull)
 {
-	bool		all_proven = true;
-	int			known = 0;
+	char	   *name;
 
-	memset(out, 0, sizeof(Value));
-	for (int i = 0; i < n; i++)
-	{
-		all_proven &= edges[i].known && edges[i].proven;
-		known += edges[i].known;
-	}
-	if (mover != GT_NO_ROLE)
-	{
-		for (int i = 0; i < n; i++)
-			if (edges[i].known && better(game, &edges[i], out, mover))
-				*out = edges[i];
-		out->proven = out->known && out->proven &&
-			(all_proven || out->utility[mover] >= GT_GOAL_MAX - EPSILON);
-		if (!out->known)
-			out->move_id = 0;
-	}
-	else if (known > 0)
-	{
-		out->known = true;
-		out->proven = all_proven;
-		for (int i = 0; i < n; i++)
-			for (int r = 0; r < game->nroles; r++)
-				out->utility[r] += edges[i].known ? edges[i].utility[r] / known : 0;
-	}
-
+	if (isnull)
+		return GT_NO_ROLE;
+	name = TextDatumGetCString(control);
 	for (int r = 0; r < game->nroles; r++)
-	{
-		int			mobility = -1;
+		if (strcmp(game->roles[r], name) == 0)
+			return r;
+	return GT_NO_ROLE;
+}
 
-		for (int i = 0; i < n; i++)
-		{
-			if (r == mover)
-				mobility = Max(mobility, 0) +
-					!(edges[i].proven && edges[i].utility[r] <= GT_GOAL_MIN + EPSILON);
-			else if (edges[i].mobility[r] >= 0 &&
-					 (mobility < 0 || edges[i].mobility[r] < mobility))
-				mobility = edges[i].mobility[r];
-		}
-		out->mobility[r] = mobility;
+/*
+ * The value a state rests on when it is not valued from edges, from scratch:
+ * its goals when terminal, else the game's estimate (or nothing).
+ */
+static void
+leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, Value *v)
+{
+	const Game *game = g->game;
+
+	value_unknown(game, v);
+	if (!goal_null)
+	{
+		read_value(g, goal, false, (Datum) 0, true, true, v);
+		for (int r = 0; r < game->nroles; r++)
+			v->mobility[r] = 0;
 	}
+	else if (!state_null && game->heuristic != NULL)
+	{
+		GameState  *s = gt_decode_state(game, DatumGetJsonbP(state));
+
+		if (!game->terminal(game, s))
+		{
+			game->heuristic(game, s, v->utility);
+			for (int r = 0; r < game->nroles; r++)
+				v->utility[r] = value_round(v->utility[r]);
+			v->known = true;
+		}
+	}
+}
+
+static void
+add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
+{
+	bool		null[9];
+	Datum		col[9];
+	GraphNode	   *node;
+	Value		v;
+
+	for (int c = 0; c < 9; c++)
+		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
+	if (g->nnodes == g->maxnodes)
+	{
+		int64		more = Max(1024, g->maxnodes * 2);
+
+		if (more > PG_INT32_MAX / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("tree \"%s\" has too many states to propagate at once",
+							g->tree->qualified)));
+		g->nodes = graph_resize(g, g->nodes, g->maxnodes * g->node_size, more * g->node_size);
+		g->maxnodes = more;
+	}
+	node = NODE(g, g->nnodes);
+	memset(node, 0, g->node_size);
+	/* id, control, goal, expanded, utility, mobility, proven, best_move, state */
+	node->id = DatumGetInt64(col[0]);
+	node->mover = role_of(g->game, col[1], null[1]);
+	node->stored_best_move = node->best_move = null[7] ? 0 : DatumGetInt64(col[7]);
+	read_value(g, col[4], null[4], col[5], null[5], DatumGetBool(col[6]), &v);
+	pack(&g->layout, &v, NODE_STORED(g, g->nnodes));
+	if (null[2] && DatumGetBool(col[3]))
+		node->flags |= NODE_EVALUATE;
+	/* From scratch, nothing that propagation computes is taken from the row. */
+	if (from_scratch)
+	{
+		if (node->flags & NODE_EVALUATE)
+			value_unknown(g->game, &v);
+		else
+			leaf_value(g, col[2], null[2], col[8], null[8], &v);
+		node->best_move = 0;
+	}
+	pack(&g->layout, &v, NODE_VALUE(g, g->nnodes));
+	g->nnodes++;
+}
+
+static void
+add_edge(Graph *g, HeapTuple row, TupleDesc desc)
+{
+	bool		null[6];
+	Datum		col[6];
+	GraphEdge	   *edge;
+	Value		v;
+	int32		init;
+
+	for (int c = 0; c < 6; c++)
+		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
+	/* init_id, move_id, next_id, utility, mobility, proven */
+	init = node_index(g, DatumGetInt64(col[0]));
+	if (init < 0 || !(NODE(g, init)->flags & NODE_EVALUATE))
+		return;
+	if (g->nedges == g->maxedges)
+	{
+		int64		more = Max(1024, g->maxedges * 2);
+
+		if (more > PG_INT32_MAX / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("tree \"%s\" has too many edges to propagate at once",
+							g->tree->qualified)));
+		g->edges = graph_resize(g, g->edges, g->maxedges * g->edge_size, more * g->edge_size);
+		g->maxedges = more;
+	}
+	edge = EDGE(g, g->nedges);
+	memset(edge, 0, g->edge_size);
+	edge->init = init;
+	edge->move_id = DatumGetInt64(col[1]);
+	edge->child = node_index(g, DatumGetInt64(col[2]));
+	read_value(g, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
+	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
+	g->nedges++;
+}
+
+/* Reads every row of a query through a cursor, FETCH_ROWS at a time. */
+static bool
+read_rows(Graph *g, const char *sql, int nargs, Oid *types, Datum *values, const char *phase,
+		  int64 expected, bool from_scratch, bool edges)
+{
+	Portal		cursor;
+	int64		read = 0;
+	MemoryContext rows_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation rows",
+												   ALLOCSET_DEFAULT_SIZES);
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+	if (plan == NULL)
+		elog(ERROR, "gametree: SPI_prepare failed for: %s", sql);
+	cursor = SPI_cursor_open(NULL, plan, values, NULL, false);
+	for (;;)
+	{
+		MemoryContext outer;
+
+		CHECK_FOR_INTERRUPTS();
+		if (past_deadline(g))
+		{
+			SPI_cursor_close(cursor);
+			SPI_freeplan(plan);
+			return false;
+		}
+		SPI_cursor_fetch(cursor, true, FETCH_ROWS);
+		if (SPI_processed == 0)
+			break;
+		outer = MemoryContextSwitchTo(rows_cxt);
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			if (edges)
+				add_edge(g, SPI_tuptable->vals[r], SPI_tuptable->tupdesc);
+			else
+				add_node(g, SPI_tuptable->vals[r], SPI_tuptable->tupdesc, from_scratch);
+		}
+		MemoryContextSwitchTo(outer);
+		MemoryContextReset(rows_cxt);
+		read += SPI_processed;
+		SPI_freetuptable(SPI_tuptable);
+		report(g, phase, read, expected);
+	}
+	SPI_cursor_close(cursor);
+	SPI_freeplan(plan);
+	MemoryContextDelete(rows_cxt);
+	return true;
+}
+
+static void
+index_nodes(Graph *g)
+{
+	uint64		nslots = 1024;
+
+	while (nslots < (uint64) g->nnodes * 2)
+		nslots *= 2;
+	g->slots = graph_resize(g, NULL, 0, nslots * sizeof(int32));
+	memset(g->slots, 0xff, nslots * sizeof(int32));
+	g->slot_mask = nslots - 1;
+	for (int32 i = 0; i < g->nnodes; i++)
+	{
+		uint64		s = slot_hash(NODE(g, i)->id) & g->slot_mask;
+
+		while (g->slots[s] >= 0)
+			s = (s + 1) & g->slot_mask;
+		g->slots[s] = i;
+	}
+}
+
+/* Puts the edges in order of their init node (counting sort), for edge_start. */
+static void
+sort_edges(Graph *g)
+{
+	Size		bytes = Max(g->nedges, 1) * g->edge_size;
+	char	   *sorted = graph_resize(g, NULL, 0, bytes);
+	int32	   *next;
+
+	g->edge_start = graph_resize(g, NULL, 0, (g->nnodes + 1) * sizeof(int32));
+	memset(g->edge_start, 0, (g->nnodes + 1) * sizeof(int32));
+	for (int64 e = 0; e < g->nedges; e++)
+		g->edge_start[EDGE(g, e)->init + 1]++;
+	for (int64 i = 0; i < g->nnodes; i++)
+		g->edge_start[i + 1] += g->edge_start[i];
+	next = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int32));
+	memcpy(next, g->edge_start, g->nnodes * sizeof(int32));
+	for (int64 e = 0; e < g->nedges; e++)
+		memcpy(sorted + (Size) next[EDGE(g, e)->init]++ * g->edge_size, EDGE(g, e), g->edge_size);
+	graph_free(g, next, Max(g->nnodes, 1) * sizeof(int32));
+	graph_free(g, g->edges, g->maxedges * g->edge_size);
+	g->edges = sorted;
+	g->maxedges = Max(g->nedges, 1);
+}
+
+/*
+ * Evaluates node i from its edges; returns whether its value changed.  Marks
+ * it cyclic when it rests on a value that is not final yet.
+ */
+static bool
+evaluate_node(Graph *g, int32 i, Value *moves)
+{
+	const Game *game = g->game;
+	GraphNode	   *node = NODE(g, i);
+	int32		first = g->edge_start[i];
+	int32		n = g->edge_start[i + 1] - first;
+	Value		old,
+				now;
+
+	if (n > game->max_moves)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("state %lld of tree \"%s\" has more edges than a %s state can have (%d)",
+						(long long) node->id, g->tree->qualified, game->name, game->max_moves),
+				 errdetail("Rows of %s were written outside gametree.", g->tree->graph),
+				 errhint("Delete the rows that gametree did not write, or drop the tree.")));
+	for (int32 k = 0; k < n; k++)
+	{
+		GraphEdge	   *edge = EDGE(g, first + k);
+
+		if (edge->child < 0)
+			unpack(&g->layout, EDGE_VALUE(g, first + k), edge->move_id, &moves[k]);
+		else
+		{
+			GraphNode	   *child = NODE(g, edge->child);
+
+			unpack(&g->layout, NODE_VALUE(g, edge->child), edge->move_id, &moves[k]);
+			if ((child->flags & NODE_EVALUATE) &&
+				(!(child->flags & NODE_DONE) || (child->flags & NODE_CYCLIC)))
+				node->flags |= NODE_CYCLIC;
+		}
+	}
+	unpack(&g->layout, NODE_VALUE(g, i), node->best_move, &old);
+	value_evaluate(game, node->mover, moves, n, &now);
+	g->evaluations++;
+	if (value_same(game, &old, &now))
+		return false;
+	pack(&g->layout, &now, NODE_VALUE(g, i));
+	node->best_move = now.move_id;
+	return true;
+}
+
+/*
+ * Every expanded state after its children: depth-first post-order with an
+ * explicit stack.  A state whose child is still on the stack closes a cycle:
+ * it and what rests on it are re-evaluated in rounds until nothing changes.
+ */
+static bool
+evaluate_all(Graph *g)
+{
+	int32	   *stack = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int32));
+	int32	   *cursor = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int32));
+	int32	   *cyclic = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int32));
+	int64		ncyclic = 0;
+	Value	   *moves = palloc(g->game->max_moves * sizeof(Value));
+
+	for (int32 root = 0; root < g->nnodes; root++)
+	{
+		int64		depth = 0;
+
+		if (!(NODE(g, root)->flags & NODE_EVALUATE) || (NODE(g, root)->flags & NODE_DONE))
+			continue;
+		stack[depth] = root;
+		cursor[depth++] = g->edge_start[root];
+		NODE(g, root)->flags |= NODE_ON_STACK;
+		while (depth > 0)
+		{
+			int32		i = stack[depth - 1];
+
+			if (cursor[depth - 1] < g->edge_start[i + 1])
+			{
+				int32		c = EDGE(g, cursor[depth - 1]++)->child;
+
+				if (c >= 0 && (NODE(g, c)->flags & NODE_EVALUATE) &&
+					!(NODE(g, c)->flags & (NODE_DONE | NODE_ON_STACK)))
+				{
+					NODE(g, c)->flags |= NODE_ON_STACK;
+					stack[depth] = c;
+					cursor[depth++] = g->edge_start[c];
+				}
+				continue;
+			}
+			evaluate_node(g, i, moves);
+			NODE(g, i)->flags = (NODE(g, i)->flags & ~NODE_ON_STACK) | NODE_DONE;
+			if (NODE(g, i)->flags & NODE_CYCLIC)
+				cyclic[ncyclic++] = i;
+			depth--;
+			if ((g->evaluations & 4095) == 0)
+			{
+				CHECK_FOR_INTERRUPTS();
+				report(g, "evaluating", g->evaluations, 0);
+			}
+		}
+	}
+
+	for (int round = 0; ncyclic > 0; round++)
+	{
+		bool		changed = false;
+
+		CHECK_FOR_INTERRUPTS();
+		if (past_deadline(g))
+			return false;
+		if (round == MAX_ROUNDS)
+		{
+			ereport(NOTICE,
+					(errmsg("propagation in tree \"%s\" stopped re-evaluating cycles after %d rounds",
+							g->tree->qualified, MAX_ROUNDS),
+					 errdetail("Values on those cycles are estimates, not proven.")));
+			break;
+		}
+		for (int64 k = 0; k < ncyclic; k++)
+			changed |= evaluate_node(g, cyclic[k], moves);
+		report(g, "settling cycles", round + 1, 0);
+		if (!changed)
+			break;
+	}
+	graph_free(g, stack, Max(g->nnodes, 1) * sizeof(int32));
+	graph_free(g, cursor, Max(g->nnodes, 1) * sizeof(int32));
+	graph_free(g, cyclic, Max(g->nnodes, 1) * sizeof(int32));
+	return true;
 }
 
 /* Mobility as {"role": n or null}; NULL when no role's is known. */
@@ -201,283 +671,282 @@ encode_mobility(const Game *game, const Value *v)
 	return any ? gt_encode_role_values(game, counts, known) : NULL;
 }
 
-static bool
-same_value(const Game *game, const Value *a, const Value *b)
+/* Rows to write, as the arrays of one statement. */
+typedef struct Chunk
 {
-	if (a->known != b->known || a->proven != b->proven || a->move_id != b->move_id)
+	int			n;
+	Datum		key1[WRITE_ROWS],
+				key2[WRITE_ROWS],
+				utility[WRITE_ROWS],
+				mobility[WRITE_ROWS],
+				proven[WRITE_ROWS],
+				best[WRITE_ROWS];
+	bool		utility_null[WRITE_ROWS],
+				mobility_null[WRITE_ROWS],
+				best_null[WRITE_ROWS];
+} Chunk;
+
+static void
+chunk_add(const Graph *g, Chunk *chunk, int64 key1, int64 key2, const char *packed, int64 best)
+{
+	Value		v;
+	Jsonb	   *mobility;
+	int			k = chunk->n++;
+
+	unpack(&g->layout, packed, best, &v);
+	chunk->key1[k] = Int64GetDatum(key1);
+	chunk->key2[k] = Int64GetDatum(key2);
+	chunk->utility_null[k] = !v.known;
+	chunk->utility[k] = v.known ? JsonbPGetDatum(gt_encode_role_values(g->game, v.utility, NULL)) : 0;
+	mobility = encode_mobility(g->game, &v);
+	chunk->mobility_null[k] = mobility == NULL;
+	chunk->mobility[k] = PointerGetDatum(mobility);
+	chunk->proven[k] = BoolGetDatum(v.proven);
+	chunk->best_null[k] = best == 0;
+	chunk->best[k] = Int64GetDatum(best);
+}
+
+/*
+ * Runs one chunk's statement, then lets the caller commit (grow does, so that
+ * what is written stays written).  Returns false when time is up.
+ */
+static bool
+chunk_write(Graph *g, Chunk *chunk, bool edges, int64 *written, int64 towrite)
+{
+	Datum		values[5];
+	Oid			types[5] = {INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID};
+
+	if (chunk->n == 0)
+		return true;
+	values[0] = datum_array(chunk->key1, NULL, chunk->n, INT8OID);
+	values[1] = datum_array(edges ? chunk->key2 : chunk->best, edges ? NULL : chunk->best_null,
+							chunk->n, INT8OID);
+	values[2] = datum_array(chunk->utility, chunk->utility_null, chunk->n, JSONBOID);
+	values[3] = datum_array(chunk->mobility, chunk->mobility_null, chunk->n, JSONBOID);
+	values[4] = datum_array(chunk->proven, NULL, chunk->n, BOOLOID);
+	if (edges)
+		spi_run_kept(psprintf("UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
+							  "proven = u.proven FROM unnest($1, $2, $3, $4, $5) "
+							  "u(init_id, move_id, utility, mobility, proven) "
+							  "WHERE g.init_id = u.init_id AND g.move_id = u.move_id",
+							  g->tree->graph), 5, types, values, SPI_OK_UPDATE);
+	else
+		spi_run_kept(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+							  "proven = u.proven, best_move = u.best_move "
+							  "FROM unnest($1, $2, $3, $4, $5) "
+							  "u(id, best_move, utility, mobility, proven) WHERE s.id = u.id",
+							  g->tree->states), 5, types, values, SPI_OK_UPDATE);
+	*written += chunk->n;
+	chunk->n = 0;
+	report(g, "writing", *written, towrite);
+	if (g->control->between_chunks != NULL)
+		g->control->between_chunks(g->control->arg);
+	return !past_deadline(g);
+}
+
+/* Does the state's row differ from its value? */
+static bool
+node_changed(const Graph *g, int64 i)
+{
+	return NODE(g, i)->best_move != NODE(g, i)->stored_best_move ||
+		memcmp(NODE_VALUE(g, i), NODE_STORED(g, i), g->layout.size) != 0;
+}
+
+/*
+ * Writes the states whose values changed and the edges whose copies differ
+ * from their child's value.  Returns false when time ran out first.
+ */
+static bool
+write_changes(Graph *g, PropagateResult *result)
+{
+	Chunk	   *chunk = palloc(sizeof(Chunk));
+	MemoryContext write_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation writes",
+													ALLOCSET_DEFAULT_SIZES);
+	MemoryContext outer = MemoryContextSwitchTo(write_cxt);
+	int64		towrite = 0,
+				written = 0;
+
+	for (int64 i = 0; i < g->nnodes; i++)
+		towrite += node_changed(g, i);
+	for (int64 e = 0; e < g->nedges; e++)
+		towrite += EDGE(g, e)->child >= 0 &&
+			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, EDGE(g, e)->child), g->layout.size) != 0;
+
+	chunk->n = 0;
+	for (int64 i = 0; i < g->nnodes; i++)
+	{
+		if (!node_changed(g, i))
+			continue;
+		chunk_add(g, chunk, NODE(g, i)->id, 0, NODE_VALUE(g, i), NODE(g, i)->best_move);
+		result->states_written++;
+		if (chunk->n == WRITE_ROWS)
+		{
+			if (!chunk_write(g, chunk, false, &written, towrite))
+				goto cut_short;
+			MemoryContextReset(write_cxt);
+		}
+	}
+	if (!chunk_write(g, chunk, false, &written, towrite))
+		goto cut_short;
+	MemoryContextReset(write_cxt);
+	for (int64 e = 0; e < g->nedges; e++)
+	{
+		GraphEdge	   *edge = EDGE(g, e);
+
+		if (edge->child < 0 ||
+			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, edge->child), g->layout.size) == 0)
+			continue;
+		chunk_add(g, chunk, NODE(g, edge->init)->id, edge->move_id, NODE_VALUE(g, edge->child), 0);
+		result->edges_written++;
+		if (chunk->n == WRITE_ROWS)
+		{
+			if (!chunk_write(g, chunk, true, &written, towrite))
+				goto cut_short;
+			MemoryContextReset(write_cxt);
+		}
+	}
+	if (!chunk_write(g, chunk, true, &written, towrite))
+		goto cut_short;
+	MemoryContextSwitchTo(outer);
+	MemoryContextDelete(write_cxt);
+	return true;
+
+cut_short:
+	MemoryContextSwitchTo(outer);
+	MemoryContextDelete(write_cxt);
+	return false;
+}
+
+static void
+graph_init(Graph *g, const Tree *tree, PropagateControl *control)
+{
+	HASHCTL		ctl = {0};
+
+	memset(g, 0, sizeof(Graph));
+	g->tree = tree;
+	g->game = tree->game;
+	g->control = control;
+	g->layout = layout_of(tree->game);
+	g->node_size = MAXALIGN(sizeof(GraphNode)) + 2 * MAXALIGN(g->layout.size);
+	g->edge_size = MAXALIGN(sizeof(GraphEdge)) + MAXALIGN(g->layout.size);
+	g->cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation graph",
+								   ALLOCSET_DEFAULT_SIZES);
+	g->noticed = GetCurrentTimestamp();
+	ctl.keysize = sizeof(uint64);
+	ctl.entrysize = sizeof(Decoded);
+	ctl.hcxt = g->cxt;
+	for (int i = 0; i < 2; i++)
+		g->decoded[i] = hash_create("gametree decoded values", 256, &ctl,
+									HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/* The states columns add_node reads, in its order. */
+#define NODE_COLUMNS "s.id, s.control, s.goal, s.expanded, s.utility, s.mobility, s.proven, " \
+	"s.best_move, CASE WHEN $1 AND s.goal IS NULL AND NOT s.expanded THEN s.state END"
+#define EDGE_COLUMNS "g.init_id, g.move_id, g.next_id, g.utility, g.mobility, g.proven"
+
+/* Propagation over the graph read: evaluation, then writing.  Frees it. */
+static bool
+evaluate_and_write(Graph *g, PropagateResult *result)
+{
+	bool		complete;
+
+	sort_edges(g);
+	complete = evaluate_all(g) && write_changes(g, result);
+	result->evaluations = g->evaluations;
+	MemoryContextDelete(g->cxt);
+	return complete;
+}
+
+bool
+tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
+			   PropagateResult *result)
+{
+	Graph		g;
+	int64		pending;
+	int64		states,
+				edges;
+	bool		complete;
+
+	memset(result, 0, sizeof(PropagateResult));
+	tree_lock(tree);
+	spi_run("SELECT pending, states, edges FROM gametree.trees WHERE schema = $1 AND name = $2",
+			2, (Oid[]) {NAMEOID, TEXTOID},
+			(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+	pending = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
+	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &(bool) {0}));
+	edges = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &(bool) {0}));
+	SPI_freetuptable(SPI_tuptable);
+	if (pending == 0 && !from_scratch)
+		return true;
+
+	graph_init(&g, tree, control);
+	/* Nodes first: edges are kept only from nodes that are valued from them. */
+	complete = read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s", tree->states),
+						 1, (Oid[]) {BOOLOID}, (Datum[]) {BoolGetDatum(from_scratch)},
+						 "reading states", states, from_scratch, false);
+	if (complete)
+	{
+		index_nodes(&g);
+		complete = read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g", tree->graph),
+							 0, NULL, NULL, "reading edges", edges, false, true);
+	}
+	if (!complete)
+	{
+		MemoryContextDelete(g.cxt);
 		return false;
-	for (int r = 0; r < game->nroles; r++)
-		if (a->mobility[r] != b->mobility[r] ||
-			(a->known && fabs(a->utility[r] - b->utility[r]) > 0.005))
-			return false;
+	}
+	if (!evaluate_and_write(&g, result))
+		return false;
+	/* The last chunk's commit let go of the lock: expansions since then stay pending. */
+	tree_lock(tree);
+	catalog_run("UPDATE gametree.trees SET pending = greatest(pending - $3, 0) "
+				"WHERE schema = $1 AND name = $2", 3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
+				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
+				Int64GetDatum(pending)}, SPI_OK_UPDATE);
 	return true;
 }
 
-static int
-role_index(const Game *game, HeapTuple row, TupleDesc desc, int attno)
+/* The ids of the nodes read, as bigint[]. */
+static Datum
+node_ids(const Graph *g)
 {
-	bool		isnull;
-	Datum		d = SPI_getbinval(row, desc, attno, &isnull);
-	char	   *name;
+	Datum	   *ids = palloc(Max(g->nnodes, 1) * sizeof(Datum));
 
-	if (isnull)
-		return GT_NO_ROLE;
-	name = TextDatumGetCString(d);
-	for (int r = 0; r < game->nroles; r++)
-		if (strcmp(game->roles[r], name) == 0)
-			return r;
-	return GT_NO_ROLE;
+	for (int64 i = 0; i < g->nnodes; i++)
+		ids[i] = Int64GetDatum(NODE(g, i)->id);
+	return datum_array(ids, NULL, g->nnodes, INT8OID);
 }
 
-/*
- * One wave: re-evaluates ids, stores the values that changed in the states
- * and in the edges that lead to them, and leaves in SPI_tuptable the
- * parents of the changed states (columns id, depth).  Returns their number.
- */
-static uint64
-evaluate_wave(const Tree *tree, int64 *ids, int nids)
+void
+tree_propagate_up(const Tree *tree, int64 state_id)
 {
-	const Game *game = tree->game;
-	Datum		idarray = int8_array(ids, nids);
-	SPITupleTable *rows;
-	uint64		nrows;
-	Value	   *edges = palloc(game->max_moves * sizeof(Value));
-	int			nchanged = 0;
-	int64	   *upd_id;
-	Datum	   *upd_utility,
-			   *upd_mobility,
-			   *upd_proven,
-			   *upd_best,
-			   *upd_changed;
-	bool	   *null_utility,
-			   *null_mobility,
-			   *null_best;
-	int			nupdates = 0;
-	Datum		values[6];
-	Oid			types[6] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID,
-	BOOLARRAYOID};
+	Graph		g;
+	PropagateControl control = {0};
+	PropagateResult result;
+	Oid			types[2] = {BOOLOID, INT8OID};
+	Datum		values[2] = {BoolGetDatum(false), Int64GetDatum(state_id)};
 
-	spi_run(psprintf("SELECT p.id, p.control, p.utility, p.mobility, p.proven, p.best_move, "
-					 "g.move_id, g.utility, g.mobility, g.proven, p.stale "
-					 "FROM %s p JOIN %s g ON g.init_id = p.id "
-					 "WHERE p.id = ANY($1) AND p.expanded AND p.goal IS NULL ORDER BY p.id, g.move_id",
-					 tree->states, tree->graph),
-			1, (Oid[]) {INT8ARRAYOID}, &idarray, SPI_OK_SELECT);
-	rows = SPI_tuptable;
-	nrows = SPI_processed;
-
-	/*
-	 * One update per group of rows at most: sized by what the tables hold,
-	 * not by what they should hold (their owner may have written anything).
-	 */
-	upd_id = palloc(Max(nrows, 1) * sizeof(int64));
-	upd_utility = palloc(Max(nrows, 1) * sizeof(Datum));
-	upd_mobility = palloc(Max(nrows, 1) * sizeof(Datum));
-	upd_proven = palloc(Max(nrows, 1) * sizeof(Datum));
-	upd_best = palloc(Max(nrows, 1) * sizeof(Datum));
-	upd_changed = palloc(Max(nrows, 1) * sizeof(Datum));
-	null_utility = palloc(Max(nrows, 1) * sizeof(bool));
-	null_mobility = palloc(Max(nrows, 1) * sizeof(bool));
-	null_best = palloc(Max(nrows, 1) * sizeof(bool));
-
-	for (uint64 first = 0; first < nrows;)
-	{
-		TupleDesc	desc = rows->tupdesc;
-		bool		isnull;
-		int64		id = DatumGetInt64(SPI_getbinval(rows->vals[first], desc, 1, &isnull));
-		int			mover = role_index(game, rows->vals[first], desc, 2);
-		Value		old,
-					now;
-		Datum		best = SPI_getbinval(rows->vals[first], desc, 6, &isnull);
-		int			n = 0;
-		uint64		end = first;
-		Jsonb	   *mobility;
-		bool		stale = DatumGetBool(SPI_getbinval(rows->vals[first], desc, 11, &isnull));
-		bool		changed;
-		int			u;
-
-		read_value(game, rows->vals[first], desc, 3, &old);
-		old.move_id = isnull ? 0 : DatumGetInt64(best);
-		for (; end < nrows &&
-			 DatumGetInt64(SPI_getbinval(rows->vals[end], desc, 1, &isnull)) == id; end++, n++)
-		{
-			if (n == game->max_moves)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_EXCEPTION),
-						 errmsg("state %lld of tree \"%s\" has more edges than a %s state can have (%d)",
-								(long long) id, tree->qualified, game->name, game->max_moves),
-						 errdetail("Rows of %s were written outside gametree.", tree->graph),
-						 errhint("Delete the rows that gametree did not write, or drop the tree.")));
-			read_value(game, rows->vals[end], desc, 8, &edges[n]);
-			edges[n].move_id = DatumGetInt64(SPI_getbinval(rows->vals[end], desc, 7, &isnull));
-		}
-		first = end;
-
-		evaluate(game, mover, edges, n, &now);
-		changed = !same_value(game, &old, &now);
-		/* A stale state is written even when unchanged, to clear its mark. */
-		if (!changed && !stale)
-			continue;
-		u = nupdates++;
-		upd_id[u] = id;
-		null_utility[u] = !now.known;
-		upd_utility[u] = now.known ? JsonbPGetDatum(gt_encode_role_values(game, now.utility, NULL)) : 0;
-		mobility = encode_mobility(game, &now);
-		null_mobility[u] = mobility == NULL;
-		upd_mobility[u] = PointerGetDatum(mobility);
-		upd_proven[u] = BoolGetDatum(now.proven);
-		null_best[u] = now.move_id == 0;
-		upd_best[u] = Int64GetDatum(now.move_id);
-		upd_changed[u] = BoolGetDatum(changed);
-		nchanged += changed;
-	}
-	SPI_freetuptable(rows);
-
-	if (nupdates == 0)
-		return 0;
-	values[0] = int8_array(upd_id, nupdates);
-	values[1] = datum_array(upd_utility, null_utility, nupdates, JSONBOID);
-	values[2] = datum_array(upd_mobility, null_mobility, nupdates, JSONBOID);
-	values[3] = datum_array(upd_proven, NULL, nupdates, BOOLOID);
-	values[4] = datum_array(upd_best, null_best, nupdates, INT8OID);
-	values[5] = datum_array(upd_changed, NULL, nupdates, BOOLOID);
-	spi_run(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
-					 "proven = u.proven, best_move = u.best, stale = false "
-					 "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best) "
-					 "WHERE s.id = u.id", tree->states),
-			5, types, values, SPI_OK_UPDATE);
-	if (nchanged == 0)
-		return 0;
-
-	/* Edges copy the values of the states they lead to. */
-	spi_run(psprintf("WITH e AS (UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
-					 "proven = u.proven FROM unnest($1, $2, $3, $4, $6) "
-					 "u(id, utility, mobility, proven, changed) "
-					 "WHERE g.next_id = u.id AND u.changed RETURNING g.init_id) "
-					 "SELECT p.id, p.depth FROM %s p WHERE p.id IN (SELECT init_id FROM e)",
-					 tree->graph, tree->states),
-			6, types, values, SPI_OK_SELECT);
-	return SPI_processed;
-}
-
-/*
- * Evaluates ids (all depth deep), then the parents of every state that
- * changed, wave after wave.  Shallower parents are only marked stale: the
- * caller evaluates them later, once all their deeper children are settled.
- */
-static int64
-propagate_waves(const Tree *tree, int64 *ids, int nids, int32 depth, HTAB *evaluations)
-{
-	int64		total = 0;
-	MemoryContext wave_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation wave",
-												   ALLOCSET_DEFAULT_SIZES);
-	MemoryContext outer = CurrentMemoryContext;
-	int64	   *first_ids = ids;
-
-	while (nids > 0)
-	{
-		int64	   *next_ids;
-		int			nnext = 0;
-		int64	   *shallower;
-		int			nshallower = 0;
-		uint64		nparents;
-
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextSwitchTo(wave_cxt);
-		nparents = evaluate_wave(tree, ids, nids);
-		total += nids;
-
-		shallower = palloc(Max(nparents, 1) * sizeof(int64));
-		/* The next wave's ids outlive this wave's memory. */
-		next_ids = MemoryContextAlloc(outer, Max(nparents, 1) * sizeof(int64));
-		for (uint64 i = 0; i < nparents; i++)
-		{
-			bool		isnull;
-			HeapTuple	row = SPI_tuptable->vals[i];
-			int64		id = DatumGetInt64(SPI_getbinval(row, SPI_tuptable->tupdesc, 1, &isnull));
-			int32		parent_depth = DatumGetInt32(SPI_getbinval(row, SPI_tuptable->tupdesc, 2, &isnull));
-			bool		found;
-			EvalCount  *count;
-
-			if (parent_depth < depth)
-			{
-				shallower[nshallower++] = id;
-				continue;
-			}
-			/* A parent as deep or deeper closes a cycle: iterate, but not forever. */
-			count = hash_search(evaluations, &id, HASH_ENTER, &found);
-			count->count = found ? count->count + 1 : 1;
-			if (count->count <= MAX_EVALUATIONS)
-				next_ids[nnext++] = id;
-			else if (count->count == MAX_EVALUATIONS + 1)
-				ereport(NOTICE,
-						(errmsg("propagation in tree \"%s\" stopped re-evaluating a cycle after %d rounds",
-								tree->qualified, MAX_EVALUATIONS),
-						 errdetail("Values on that cycle are estimates, not proven.")));
-		}
-		if (nparents > 0)
-			SPI_freetuptable(SPI_tuptable);
-		if (nshallower > 0)
-			spi_run(psprintf("UPDATE %s SET stale = true WHERE id = ANY($1) AND NOT stale", tree->states),
-					1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(shallower, nshallower)},
-					SPI_OK_UPDATE);
-		MemoryContextReset(wave_cxt);
-		if (ids != first_ids)
-			pfree(ids);
-		ids = next_ids;
-		nids = nnext;
-	}
-	MemoryContextSwitchTo(outer);
-	MemoryContextDelete(wave_cxt);
-	return total;
-}
-
-int64
-tree_propagate_stale(const Tree *tree)
-{
-	HASHCTL		ctl = {0};
-	HTAB	   *evaluations;
-	int64		total = 0;
-
-	ctl.keysize = sizeof(int64);
-	ctl.entrysize = sizeof(EvalCount);
-	ctl.hcxt = CurrentMemoryContext;
-	evaluations = hash_create("gametree propagation counts", 1024, &ctl,
-							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-
-	/*
-	 * Deepest stale states first: in a DAG every state is then evaluated
-	 * after its children, once.  Evaluating a depth can only mark shallower
-	 * states stale, so the loop ends.
-	 */
-	for (;;)
-	{
-		int64	   *ids;
-		uint64		n;
-		bool		isnull;
-		int32		depth;
-
-		/* evaluate_wave() clears the marks of what it evaluates. */
-		spi_run(psprintf("WITH d AS (SELECT depth FROM %1$s WHERE stale ORDER BY depth DESC LIMIT 1) "
-						 "SELECT s.id, s.depth FROM %1$s s, d WHERE s.stale AND s.depth = d.depth "
-						 "ORDER BY s.id LIMIT %2$d", tree->states, gt_propagate_chunk),
-				0, NULL, NULL, SPI_OK_SELECT);
-		n = SPI_processed;
-		if (n == 0)
-			break;
-		ids = palloc(n * sizeof(int64));
-		depth = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-		for (uint64 i = 0; i < n; i++)
-			ids[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-		SPI_freetuptable(SPI_tuptable);
-		total += propagate_waves(tree, ids, n, depth, evaluations);
-		/* Whatever the waves left marked (no edges to evaluate) must not come back. */
-		spi_run(psprintf("UPDATE %s SET stale = false WHERE id = ANY($1) AND stale", tree->states),
-				1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(ids, n)}, SPI_OK_UPDATE);
-		pfree(ids);
-	}
-	hash_destroy(evaluations);
-	return total;
+	graph_init(&g, tree, &control);
+	/* The state and its ancestors; their other children count by their edges' copies. */
+	read_rows(&g, psprintf("WITH RECURSIVE up(id) AS (SELECT $2 UNION "
+						   "SELECT g.init_id FROM up JOIN %s g ON g.next_id = up.id) "
+						   "SELECT " NODE_COLUMNS " FROM up JOIN %s s ON s.id = up.id",
+						   tree->graph, tree->states),
+			  2, types, values, "reading ancestors", 0, false, false);
+	index_nodes(&g);
+	read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g WHERE g.init_id = ANY ($1)",
+						   tree->graph),
+			  1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true);
+	evaluate_and_write(&g, &result);
+	/* When this expansion was all that was pending, nothing is now. */
+	catalog_run("UPDATE gametree.trees SET pending = 0 WHERE schema = $1 AND name = $2 AND pending = 1",
+				2, (Oid[]) {NAMEOID, TEXTOID},
+				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_UPDATE);
 }
 
 PG_FUNCTION_INFO_V1(gametree_propagate);
@@ -485,39 +954,15 @@ Datum
 gametree_propagate(PG_FUNCTION_ARGS)
 {
 	bool		from_scratch = PG_GETARG_BOOL(1);
+	PropagateControl control = {0};
+	PropagateResult result;
 	Tree	   *tree;
-	double		zeros[GT_MAX_ROLES] = {0};
-	int64		total;
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
-	tree_lock(tree);
-
-	if (from_scratch)
-	{
-		spi_run(psprintf("ANALYZE %s (id, depth, expanded, stale), %s (init_id, next_id)",
-						 tree->states, tree->graph), 0, NULL, NULL, SPI_OK_UTILITY);
-		/* Start from what rests on no propagation: goals and heuristic estimates. */
-		spi_run(psprintf("UPDATE %s SET utility = goal, mobility = $1, proven = true, best_move = NULL, "
-						 "stale = false WHERE goal IS NOT NULL", tree->states),
-				1, (Oid[]) {JSONBOID},
-				(Datum[]) {JsonbPGetDatum(gt_encode_role_values(tree->game, zeros, NULL))}, SPI_OK_UPDATE);
-		spi_run(psprintf("UPDATE %s SET utility = gametree.heuristic($1, state), mobility = NULL, "
-						 "proven = false, best_move = NULL, stale = false WHERE NOT expanded",
-						 tree->states),
-				1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree->game->name)}, SPI_OK_UPDATE);
-		spi_run(psprintf("UPDATE %s SET utility = NULL, mobility = NULL, proven = false, "
-						 "best_move = NULL, stale = true WHERE expanded AND goal IS NULL", tree->states),
-				0, NULL, NULL, SPI_OK_UPDATE);
-		/* Waves update the edges into states that change; start them in step. */
-		spi_run(psprintf("UPDATE %s g SET utility = s.utility, mobility = s.mobility, proven = s.proven "
-						 "FROM %s s WHERE s.id = g.next_id AND (g.utility IS DISTINCT FROM s.utility "
-						 "OR g.mobility IS DISTINCT FROM s.mobility OR g.proven <> s.proven)",
-						 tree->graph, tree->states), 0, NULL, NULL, SPI_OK_UPDATE);
-	}
-	total = tree_propagate_stale(tree);
+	tree_propagate(tree, from_scratch, &control, &result);
 	tree_close(tree);
 	SPI_finish();
-	PG_RETURN_INT64(total);
+	PG_RETURN_INT64(result.evaluations);
 }

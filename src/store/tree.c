@@ -19,6 +19,8 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -55,15 +57,62 @@ name_datum(const char *s)
 	return NameGetDatum(name);
 }
 
-int
-spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
+/* A plan kept for the backend's life, by its statement's text (spi_run_kept). */
+typedef struct KeptPlan
+{
+	uint64		hash;
+	char	   *sql;
+	SPIPlanPtr	plan;
+} KeptPlan;
+
+static SPIPlanPtr
+kept_plan(const char *sql, int nargs, Oid *types)
+{
+	static HTAB *plans = NULL;
+	uint64		hash = gt_hash_bytes((const uint8 *) sql, strlen(sql));
+	KeptPlan   *entry;
+	bool		found;
+
+	if (plans == NULL)
+	{
+		HASHCTL		ctl = {0};
+
+		ctl.keysize = sizeof(uint64);
+		ctl.entrysize = sizeof(KeptPlan);
+		ctl.hcxt = TopMemoryContext;
+		plans = hash_create("gametree kept plans", 64, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	entry = hash_search(plans, &hash, HASH_ENTER, &found);
+	if (found && strcmp(entry->sql, sql) == 0)
+		return entry->plan;
+	if (found)
+		return NULL;			/* another statement has that hash: plan this one each time */
+	entry->sql = NULL;
+	entry->plan = SPI_prepare(sql, nargs, types);
+	if (entry->plan == NULL || SPI_keepplan(entry->plan) != 0)
+	{
+		hash_search(plans, &hash, HASH_REMOVE, NULL);
+		elog(ERROR, "gametree: SPI_prepare failed for: %s", sql);
+	}
+	entry->sql = MemoryContextStrdup(TopMemoryContext, sql);
+	return entry->plan;
+}
+
+/* Runs a statement, planned now or kept, and checks its result code. */
+static int
+spi_execute(const char *sql, bool keep, int nargs, Oid *types, Datum *values, int expected)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	int			rc = 0;
 
 	PG_TRY();
 	{
-		rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
+		SPIPlanPtr	plan = keep ? kept_plan(sql, nargs, types) : NULL;
+
+		if (plan != NULL)
+			rc = SPI_execute_plan(plan, values, NULL, false, 0);
+		else
+			rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
 	}
 	PG_CATCH();
 	{
@@ -96,6 +145,18 @@ spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
 	if (rc != expected)
 		elog(ERROR, "gametree: SPI returned %d for: %s", rc, sql);
 	return rc;
+}
+
+int
+spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
+{
+	return spi_execute(sql, false, nargs, types, values, expected);
+}
+
+int
+spi_run_kept(const char *sql, int nargs, Oid *types, Datum *values, int expected)
+{
+	return spi_execute(sql, true, nargs, types, values, expected);
 }
 
 int
@@ -183,7 +244,7 @@ static const TreeColumn states_columns[] = {
 	{"id", INT8OID, true}, {"state", JSONBOID, true}, {"goal", JSONBOID, false},
 	{"depth", INT4OID, true}, {"control", TEXTOID, false}, {"expanded", BOOLOID, true},
 	{"utility", JSONBOID, false}, {"mobility", JSONBOID, false}, {"proven", BOOLOID, true},
-	{"best_move", INT8OID, false}, {"stale", BOOLOID, true}, END_OF_COLUMNS
+	{"best_move", INT8OID, false}, END_OF_COLUMNS
 };
 static const TreeColumn moves_columns[] = {
 	{"id", INT8OID, true}, {"move", JSONBOID, true}, END_OF_COLUMNS
@@ -422,13 +483,14 @@ tree_lock(const Tree *tree)
 }
 
 void
-tree_count(const Tree *tree, int64 states, int64 edges, int64 frontier)
+tree_count(const Tree *tree, const Stored *stored)
 {
 	catalog_run("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
-				"frontier = frontier + $5 WHERE schema = $1 AND name = $2",
-				5, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID},
+				"frontier = frontier + $5, pending = pending + $6 WHERE schema = $1 AND name = $2",
+				6, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID},
 				(Datum[]) {
-		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(states),
-			Int64GetDatum(edges), Int64GetDatum(frontier)
+		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(stored->states),
+			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier),
+			Int64GetDatum(stored->expanded > 0 ? 1 : 0)
 	}, SPI_OK_UPDATE);
 }

@@ -91,15 +91,11 @@ extern void tree_insert_root(const Tree *tree, const GameState *root, Stored *st
  */
 extern void tree_lock(const Tree *tree);
 
-/* Adds deltas to the tree's counters in gametree.trees. */
-extern void tree_count(const Tree *tree, int64 states, int64 edges, int64 frontier);
-
 /*
- * Re-evaluates the stale states from their out-edges, deepest first, and
- * carries every change upward.  The caller holds the tree lock.  Returns the
- * number of evaluations.
+ * Adds what an expansion stored to the tree's counters in gametree.trees,
+ * and counts it as pending propagation (gametree.trees.pending).
  */
-extern int64 tree_propagate_stale(const Tree *tree);
+extern void tree_count(const Tree *tree, const Stored *stored);
 
 /*
  * gametree's catalogs (gametree.trees, gametree.grow_progress) are written
@@ -126,5 +122,7 @@ extern Datum int8_array(const int64 *values, int n);
 extern Datum name_datum(const char *s);
 /* Runs a statement and checks its result code; keeps the caller's memory context. */
 extern int	spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
+/* The same with the plan kept for the backend's life: for statements run per batch. */
+extern int	spi_run_kept(const char *sql, int nargs, Oid *types, Datum *values, int expected);
 
 #endif

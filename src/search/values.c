@@ -1,0 +1,115 @@
+/*
+ * values.c: the max^n value rules (values.h).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "search/values.h"
+
+#define EPSILON 1e-9
+
+void
+value_unknown(const Game *game, Value *v)
+{
+	memset(v, 0, sizeof(Value));
+	for (int r = 0; r < game->nroles; r++)
+		v->mobility[r] = -1;
+}
+
+double
+value_round(double utility)
+{
+	return rint(utility * 100.0) / 100.0;
+}
+
+static double
+others_total(const Game *game, const Value *v, int mover)
+{
+	double		total = 0;
+
+	for (int r = 0; r < game->nroles; r++)
+		if (r != mover)
+			total += v->utility[r];
+	return total;
+}
+
+bool
+value_better(const Game *game, const Value *a, const Value *b, int mover)
+{
+	double		diff;
+
+	if (!b->known)
+		return true;
+	diff = a->utility[mover] - b->utility[mover];
+	if (fabs(diff) > EPSILON)
+		return diff > 0;
+	if (a->proven != b->proven)
+		return a->proven;
+	diff = others_total(game, a, mover) - others_total(game, b, mover);
+	if (fabs(diff) > EPSILON)
+		return diff < 0;
+	return a->move_id < b->move_id;
+}
+
+void
+value_evaluate(const Game *game, int mover, const Value *moves, int n, Value *out)
+{
+	bool		all_proven = true;
+	int			known = 0;
+
+	value_unknown(game, out);
+	for (int i = 0; i < n; i++)
+	{
+		all_proven &= moves[i].known && moves[i].proven;
+		known += moves[i].known;
+	}
+	if (mover != GT_NO_ROLE)
+	{
+		for (int i = 0; i < n; i++)
+			if (moves[i].known && value_better(game, &moves[i], out, mover))
+				*out = moves[i];
+		out->proven = out->known && out->proven &&
+			(all_proven || out->utility[mover] >= GT_GOAL_MAX - EPSILON);
+		if (!out->known)
+			out->move_id = 0;
+	}
+	else if (known > 0)
+	{
+		out->known = true;
+		out->proven = all_proven;
+		for (int i = 0; i < n; i++)
+			for (int r = 0; r < game->nroles; r++)
+				out->utility[r] += moves[i].known ? moves[i].utility[r] / known : 0;
+		for (int r = 0; r < game->nroles; r++)
+			out->utility[r] = value_round(out->utility[r]);
+	}
+
+	for (int r = 0; r < game->nroles; r++)
+	{
+		int			mobility = -1;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (r == mover)
+				mobility = Max(mobility, 0) +
+					!(moves[i].proven && moves[i].utility[r] <= GT_GOAL_MIN + EPSILON);
+			else if (moves[i].mobility[r] >= 0 &&
+					 (mobility < 0 || moves[i].mobility[r] < mobility))
+				mobility = moves[i].mobility[r];
+		}
+		out->mobility[r] = mobility;
+	}
+}
+
+bool
+value_same(const Game *game, const Value *a, const Value *b)
+{
+	if (a->known != b->known || a->proven != b->proven || a->move_id != b->move_id)
+		return false;
+	for (int r = 0; r < game->nroles; r++)
+		if (a->mobility[r] != b->mobility[r] ||
+			(a->known && fabs(a->utility[r] - b->utility[r]) > 0.005))
+			return false;
+	return true;
+}
