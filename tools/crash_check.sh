@@ -182,17 +182,19 @@ consistency() {
 	none "$t $when: no edge leads more than one ply deeper (breadth first depths)" \
 		"SELECT g.init_id, a.depth, g.next_id, b.depth FROM $g g JOIN $s a ON a.id = g.init_id
 		 JOIN $s b ON b.id = g.next_id WHERE b.depth > a.depth + 1"
-	none "$t $when: every edge carries the utility, mobility and proven flag of the state it leads to" \
+	none "$t $when: with nothing pending, every edge carries the utility, mobility and proven flag of the state it leads to" \
 		"SELECT g.init_id, g.move_id, g.utility, b.utility AS next_utility, g.mobility, b.mobility AS next_mobility,
 		        g.proven, b.proven AS next_proven
 		 FROM $g g JOIN $s b ON b.id = g.next_id
-		 WHERE (g.utility, g.mobility, g.proven) IS DISTINCT FROM (b.utility, b.mobility, b.proven)"
-	none "$t $when: every expanded non-terminal state not marked stale has the best utility of its edges for the role in control" \
+		 WHERE (SELECT pending FROM gametree.tree_info('$t')) = 0
+		   AND (g.utility, g.mobility, g.proven) IS DISTINCT FROM (b.utility, b.mobility, b.proven)"
+	none "$t $when: with nothing pending, every expanded non-terminal state has the best utility of its edges for the role in control" \
 		"SELECT s.id, s.depth, s.control, s.utility, e.best
 		 FROM $s s JOIN (SELECT init_id, max((utility ->> c.control)::numeric) AS best
 		                 FROM $g JOIN (SELECT id, control FROM $s) c ON c.id = init_id GROUP BY init_id) e
 		      ON e.init_id = s.id
-		 WHERE s.expanded AND s.goal IS NULL AND NOT s.stale AND s.control IS NOT NULL
+		 WHERE (SELECT pending FROM gametree.tree_info('$t')) = 0
+		   AND s.expanded AND s.goal IS NULL AND s.control IS NOT NULL
 		   AND (s.utility ->> s.control)::numeric IS DISTINCT FROM e.best"
 	none "$t $when: gametree.trees counters (states, edges, frontier) equal the real counts" \
 		"SELECT c.states, c.edges, c.frontier, r.states AS real_states, r.edges AS real_edges,
@@ -213,9 +215,9 @@ compare_with_ref() {
 		"SELECT id, move FROM ${t}_moves" "SELECT id, move FROM ref_moves"
 	same "$t $when: edges (init_id, move_id, next_id) equal ref's" \
 		"SELECT init_id, move_id, next_id FROM ${t}_graph" "SELECT init_id, move_id, next_id FROM ref_graph"
-	same "$t $when: state values (utility, mobility, proven, best_move, stale) equal ref's" \
-		"SELECT id, utility, mobility, proven, best_move, stale FROM ${t}_states" \
-		"SELECT id, utility, mobility, proven, best_move, stale FROM ref_states"
+	same "$t $when: state values (utility, mobility, proven, best_move) equal ref's" \
+		"SELECT id, utility, mobility, proven, best_move FROM ${t}_states" \
+		"SELECT id, utility, mobility, proven, best_move FROM ref_states"
 	same "$t $when: edge values (utility, mobility, proven) equal ref's" \
 		"SELECT init_id, move_id, utility, mobility, proven FROM ${t}_graph" \
 		"SELECT init_id, move_id, utility, mobility, proven FROM ref_graph"
@@ -232,8 +234,8 @@ compare_with_ref() {
 
 # A one-line fingerprint of a tree's rows, for the notes.
 fingerprint() {
-	q "SELECT format('states %s, edges %s, frontier %s, stale %s, md5 %s/%s', c.states, c.edges, c.frontier,
-	          (SELECT count(*) FROM ${1}_states WHERE stale),
+	q "SELECT format('states %s, edges %s, frontier %s, pending %s, md5 %s/%s', c.states, c.edges, c.frontier,
+	          c.pending,
 	          left((SELECT md5(string_agg(format('%s %s %s %s %s %s %s', id, state, depth, expanded,
 	                                              utility, mobility, proven), E'\n' ORDER BY id))
 	                FROM ${1}_states), 8),
@@ -410,7 +412,7 @@ none "ref: its grow_progress row counts every expanded non-terminal state ($REF_
 	 LEFT JOIN gametree.grow_progress p ON p.pid = x.pid WHERE p.expanded IS DISTINCT FROM $REF_EXPANDED"
 t0=$(now)
 consistency ref "uninterrupted"
-none "ref: no state is stale after grow" "SELECT id FROM ref_states WHERE stale"
+none "ref: nothing is pending after grow" "SELECT pending FROM gametree.tree_info('ref') WHERE pending <> 0"
 note "time: consistency checks of ref $(since "$t0") s"
 KILL_WANT=$(awk -v x="$KILL_AT" -v n="$REF_EXPANDED" 'BEGIN { k = int(x * n + 0.999999); print (k < 1 ? 1 : k) }')
 STOP_WANT=$(awk -v x="$STOP_AT" -v n="$REF_EXPANDED" 'BEGIN { k = int(x * n + 0.999999); print (k < 1 ? 1 : k) }')

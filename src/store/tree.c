@@ -65,10 +65,11 @@ typedef struct KeptPlan
 	SPIPlanPtr	plan;
 } KeptPlan;
 
+static HTAB *plans = NULL;
+
 static SPIPlanPtr
 kept_plan(const char *sql, int nargs, Oid *types)
 {
-	static HTAB *plans = NULL;
 	uint64		hash = gt_hash_bytes((const uint8 *) sql, strlen(sql));
 	KeptPlan   *entry;
 	bool		found;
@@ -96,6 +97,23 @@ kept_plan(const char *sql, int nargs, Oid *types)
 	}
 	entry->sql = MemoryContextStrdup(TopMemoryContext, sql);
 	return entry->plan;
+}
+
+/*
+ * Forgets a kept plan.  A statement a rule rewrote into nothing depends on
+ * no table any more, so dropping the rule would not invalidate its plan.
+ */
+static void
+forget_kept_plan(const char *sql)
+{
+	uint64		hash = gt_hash_bytes((const uint8 *) sql, strlen(sql));
+	KeptPlan   *entry = plans == NULL ? NULL : hash_search(plans, &hash, HASH_FIND, NULL);
+
+	if (entry == NULL || entry->sql == NULL || strcmp(entry->sql, sql) != 0)
+		return;
+	SPI_freeplan(entry->plan);
+	pfree(entry->sql);
+	hash_search(plans, &hash, HASH_REMOVE, NULL);
 }
 
 /* Runs a statement, planned now or kept, and checks its result code. */
@@ -137,6 +155,8 @@ spi_execute(const char *sql, bool keep, int nargs, Oid *types, Datum *values, in
 	 * do not accumulate memory.
 	 */
 	MemoryContextSwitchTo(caller);
+	if (rc == SPI_OK_REWRITTEN && keep)
+		forget_kept_plan(sql);
 	if (rc == SPI_OK_REWRITTEN && expected != SPI_OK_REWRITTEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
