@@ -817,6 +817,7 @@ DECLARE
     s text := format('public.%I', tn || '_states');
     m text := format('public.%I', tn || '_moves');
     g text := format('public.%I', tn || '_graph');
+    pend text := format('SELECT * FROM gametree.grow_step(%L, 1)', tn);  -- makes propagation pending
     t text;
     r integer := fuzz.rnd(ddl::integer * 12 + 100);
     a bigint;
@@ -850,7 +851,7 @@ BEGIN
         RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) '
                             'SELECT %s, %s, %s, utility, mobility, proven FROM %s WHERE id = %s ON CONFLICT DO NOTHING',
                             g, a, fuzz.pick_move(tn), b, s, b),
-                     format('UPDATE %s SET stale = true, expanded = true WHERE id IN (%s, %s)', s, a, b)];
+                     format('UPDATE %s SET expanded = true WHERE id IN (%s, %s)', s, a, b), pend];
     ELSIF r < 35 THEN                            -- edges that point elsewhere
         RETURN ARRAY[format('UPDATE %s SET %s = %s WHERE %s', g,
                             fuzz.pick(ARRAY['next_id', 'next_id', 'init_id', 'move_id']),
@@ -869,13 +870,13 @@ BEGIN
             a := fuzz.rbigint();
         END IF;
         b := coalesce(fuzz.pick_id(tn, fuzz.pick(ARRAY['expanded', 'true'])), root);
-        RETURN ARRAY[format('INSERT INTO %s (id, state, goal, depth, control, expanded, utility, mobility, proven, best_move, stale) '
-                            'VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING',
+        RETURN ARRAY[format('INSERT INTO %s (id, state, goal, depth, control, expanded, utility, mobility, proven, best_move) '
+                            'VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING',
                             s, a, fuzz.lit(coalesce(st, '[]')), fuzz.lit(CASE WHEN random() < 0.3 THEN fuzz.gen_values(tg) END),
                             fuzz.pick(ARRAY[0, 1, 2, 3, 5, -1, 2147483647, -2147483648]),
                             quote_nullable(fuzz.pick(ARRAY[NULL, 'xplayer', 'red', 'white', 'black', 'nobody', ''])),
                             (random() < 0.5)::text, fuzz.lit(fuzz.gen_values(tg)), fuzz.lit(fuzz.gen_values(tg)),
-                            (random() < 0.5)::text, coalesce(fuzz.pick_move(tn)::text, 'NULL'), (random() < 0.5)::text),
+                            (random() < 0.5)::text, coalesce(fuzz.pick_move(tn)::text, 'NULL')),
                      format('INSERT INTO %s (init_id, move_id, next_id) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING',
                             g, b, fuzz.pick_move(tn), a)];
     ELSIF r < 51 THEN                            -- a state replaced by another position or bad JSON
@@ -898,7 +899,7 @@ BEGIN
         RETURN ARRAY[format('UPDATE %s SET id = %s WHERE id = %s', s,
                             fuzz.pick(ARRAY['id + 1', '-id', fuzz.rbigint()::text, root::text, '0']), a)];
     ELSIF r < 73 THEN                            -- values of states
-        col := fuzz.pick(ARRAY['utility', 'mobility', 'goal', 'proven', 'best_move', 'control', 'stale',
+        col := fuzz.pick(ARRAY['utility', 'mobility', 'goal', 'proven', 'best_move', 'control',
                                'expanded', 'depth', 'utility', 'mobility']);
         t := CASE col
             WHEN 'utility' THEN fuzz.lit(fuzz.gen_values(tg))
@@ -907,11 +908,10 @@ BEGIN
             WHEN 'proven' THEN fuzz.pick(ARRAY['true', 'false', 'NOT proven'])
             WHEN 'best_move' THEN fuzz.pick(ARRAY['NULL', fuzz.pick_move(tn)::text, fuzz.rbigint()::text, '0'])
             WHEN 'control' THEN quote_nullable(fuzz.pick(ARRAY[NULL, 'xplayer', 'oplayer', 'red', 'black', 'white', 'nobody', '', repeat('r', 1000)]))
-            WHEN 'stale' THEN fuzz.pick(ARRAY['true', 'false', 'NOT stale'])
             WHEN 'expanded' THEN fuzz.pick(ARRAY['true', 'false', 'NOT expanded'])
             ELSE fuzz.pick(ARRAY['0', '-1', 'depth + 1', '-depth', '2147483647', '-2147483648', '100', 'depth % 2']) END;
-        RETURN ARRAY[format('UPDATE %s SET %I = %s%s WHERE %s', s, col, t,
-                            CASE WHEN random() < 0.5 AND col <> 'stale' THEN ', stale = true' ELSE '' END, fuzz.subset('id', tn, root))];
+        RETURN ARRAY[format('UPDATE %s SET %I = %s WHERE %s', s, col, t, fuzz.subset('id', tn, root))]
+               || CASE WHEN random() < 0.5 THEN ARRAY[pend] END;
     ELSIF r < 81 THEN                            -- values of edges
         col := fuzz.pick(ARRAY['utility', 'mobility', 'proven', 'visits', 'total', 'utility', 'mobility']);
         t := CASE col
@@ -919,7 +919,7 @@ BEGIN
             WHEN 'visits' THEN fuzz.pick(ARRAY['-1', '2147483647', '0'])
             ELSE fuzz.lit(fuzz.gen_values(tg)) END;
         RETURN ARRAY[format('UPDATE %s SET %I = %s WHERE %s', g, col, t, fuzz.subset('init_id', tn, root)),
-                     format('UPDATE %s SET stale = true WHERE %s', s, fuzz.subset('id', tn, root))];
+                     pend];
     ELSIF r < 88 THEN                            -- rows deleted
         RETURN ARRAY[fuzz.pick(ARRAY[
             format('DELETE FROM %s WHERE %s', s, fuzz.subset('id', tn, root)),
@@ -935,12 +935,12 @@ BEGIN
             format('UPDATE %s SET move = move || %s WHERE %s', m, fuzz.lit(jsonb_build_array(fuzz.atom())), fuzz.subset('id', tn, root)),
             format('INSERT INTO %s (id, move) VALUES (%s, %s) ON CONFLICT DO NOTHING', m, fuzz.rbigint(), fuzz.lit(fuzz.atom())),
             format('UPDATE %s SET id = -id WHERE %s', m, fuzz.subset('id', tn, root))])];
-    ELSIF r < 100 THEN                           -- the expanded marks changed
+    ELSIF r < 100 THEN                           -- the expanded marks changed, maybe propagation pending
         RETURN ARRAY[fuzz.pick(ARRAY[
             format('UPDATE %s SET expanded = false WHERE %s', s, fuzz.subset('id', tn, root)),
-            format('UPDATE %s SET expanded = true, stale = true WHERE NOT expanded AND %s', s, fuzz.subset('id', tn, root)),
-            format('UPDATE %s SET stale = true', s),
-            format('UPDATE %s SET expanded = false, goal = NULL WHERE goal IS NOT NULL', s)])];
+            format('UPDATE %s SET expanded = true WHERE NOT expanded AND %s', s, fuzz.subset('id', tn, root)),
+            format('UPDATE %s SET expanded = false, goal = NULL WHERE goal IS NOT NULL', s)])]
+               || CASE WHEN random() < 0.5 THEN ARRAY[pend] END;
     END IF;
 
     -- The definitions of the tables: their owner may change them too.
@@ -949,7 +949,7 @@ BEGIN
         RETURN ARRAY[format('ALTER TABLE %s ALTER COLUMN state DROP NOT NULL', s),
                      format('UPDATE %s SET state = NULL WHERE %s', s, fuzz.subset('id', tn, root))];
     ELSIF r < 24 THEN
-        col := fuzz.pick(ARRAY['depth', 'expanded', 'proven', 'stale']);
+        col := fuzz.pick(ARRAY['depth', 'expanded', 'proven']);
         RETURN ARRAY[format('ALTER TABLE %s ALTER COLUMN %I DROP NOT NULL', s, col),
                      format('UPDATE %s SET %I = NULL WHERE %s', s, col, fuzz.subset('id', tn, root))];
     ELSIF r < 30 THEN
@@ -960,7 +960,7 @@ BEGIN
         t := fuzz.pick(ARRAY[
             's|depth|bigint', 's|depth|smallint', 's|depth|numeric', 's|depth|text', 's|depth|float8',
             's|utility|json', 's|utility|text', 's|mobility|json', 's|mobility|text', 's|goal|text',
-            's|proven|integer', 's|expanded|integer', 's|stale|text', 's|control|name', 's|control|varchar(3)',
+            's|proven|integer', 's|expanded|integer', 's|expanded|text', 's|control|name', 's|control|varchar(3)',
             's|best_move|numeric', 's|best_move|integer', 's|id|numeric', 's|state|json', 's|state|text',
             'g|utility|json', 'g|utility|text', 'g|mobility|text', 'g|next_id|numeric', 'g|next_id|text',
             'g|move_id|numeric', 'g|proven|text', 'm|move|json', 'm|move|text', 'm|id|numeric',
@@ -990,12 +990,12 @@ BEGIN
                                      format('ALTER TABLE %s RENAME TO %I', s, tn || '_old'),
                                      format('ALTER TABLE %s RENAME TO %I', g, tn || '_old')])];
     ELSIF r < 88 THEN
-        RETURN ARRAY[fuzz.pick(ARRAY[format('ALTER TABLE %s DROP COLUMN %I', s, fuzz.pick(ARRAY['stale', 'best_move', 'utility', 'goal', 'control', 'mobility'])),
+        RETURN ARRAY[fuzz.pick(ARRAY[format('ALTER TABLE %s DROP COLUMN %I', s, fuzz.pick(ARRAY['proven', 'expanded', 'depth', 'best_move', 'utility', 'goal', 'control', 'mobility'])),
                                      format('ALTER TABLE %s DROP COLUMN %I', g, fuzz.pick(ARRAY['utility', 'mobility', 'proven', 'visits', 'total'])),
                                      format('ALTER TABLE %s ADD COLUMN extra integer DEFAULT 7', s),
                                      format('ALTER TABLE %s RENAME COLUMN state TO stat', s),
                                      format('ALTER TABLE %s RENAME COLUMN utility TO expanded2', g),
-                                     format('ALTER TABLE %s DROP COLUMN stale, ADD COLUMN stale boolean NOT NULL DEFAULT true', s)])];
+                                     format('ALTER TABLE %s DROP COLUMN proven, ADD COLUMN proven boolean NOT NULL DEFAULT true', s)])];
     ELSIF r < 92 THEN                            -- a child table: its rows show in the parent, keys not unique
         RETURN ARRAY[format('CREATE TABLE public.fz_child () INHERITS (%s)', CASE WHEN random() < 0.6 THEN s ELSE g END),
                      format('INSERT INTO public.fz_child SELECT * FROM %s WHERE %s', s, fuzz.subset('id', tn, root)),
