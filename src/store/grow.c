@@ -46,16 +46,19 @@ typedef struct GrowJob
 	TimestampTz noticed;
 	TimestampTz propagate_at;
 	int64		expanded;		/* by this session */
+	int64		unpropagated;	/* states it expanded since its last propagation */
 	int64		stored;
 	int64		analyzed_at;	/* tree size at the last ANALYZE */
 	int			batch;			/* states to expand in the next batch */
 } GrowJob;
 
 /*
- * Seconds a propagation takes per state and edge of the tree, as last
- * measured in this backend; the first guess is on the slow side.
+ * What a propagation costs, as last measured in this backend: seconds per
+ * state and edge read, and per row written.  The first guesses are on the
+ * slow side.
  */
-static double propagate_seconds_per_row = 4e-6;
+static double read_seconds_per_row = 3e-6;
+static double write_seconds_per_row = 3e-5;
 
 typedef struct TreeCounters
 {
@@ -156,11 +159,17 @@ notice_progress(GrowJob *job, const char *phase)
 					(long long) c.frontier, job->stored / seconds)));
 }
 
-/* Is it time to stop expanding, to leave the final propagation its time? */
+/*
+ * Is it time to stop expanding, to leave the final propagation its time?  It
+ * reads the whole tree and writes about each state expanded since the last
+ * propagation and the edges into it.
+ */
 static bool
 time_is_up(const GrowJob *job, const TreeCounters *c)
 {
-	double		reserve = propagate_seconds_per_row * (c->states + c->edges);
+	double		writes = job->unpropagated * (1.0 + (double) c->edges / Max(c->states, 1));
+	double		reserve = read_seconds_per_row * (c->states + c->edges) +
+		write_seconds_per_row * writes;
 
 	return job->deadline != 0 &&
 		GetCurrentTimestamp() + (int64) (reserve * 1e6) >= job->deadline;
@@ -217,6 +226,7 @@ grow_batch(GrowJob *job, int budget)
 			SPI_OK_SELECT);
 	expanded = int8_result(1);
 	job->expanded += expanded;
+	job->unpropagated += expanded;
 	job->stored += int8_result(2);
 	SPI_freetuptable(SPI_tuptable);
 
@@ -274,15 +284,20 @@ propagate_pending(GrowJob *job)
 	PropagateControl control = {job->deadline, propagation_chunk_written, job};
 	PropagateResult result;
 	TimestampTz start = GetCurrentTimestamp();
-	TreeCounters c = read_counters(job);
 	bool		complete;
 	double		took;
+	int64		written;
 
 	notice_progress(job, "propagating");
 	complete = tree_propagate(job->tree, false, &control, &result);
 	took = (GetCurrentTimestamp() - start) / 1e6;
-	if (complete && result.evaluations > 0)
-		propagate_seconds_per_row = took / Max(c.states + c.edges, 1);
+	written = result.states_written + result.edges_written;
+	if (result.rows_read > 10000)
+		read_seconds_per_row = result.read_seconds / result.rows_read;
+	if (written > 10000)
+		write_seconds_per_row = result.write_seconds / written;
+	if (complete)
+		job->unpropagated = 0;
 	commit_if_possible(job);
 	if (!complete)
 		ereport(NOTICE,

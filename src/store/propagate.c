@@ -847,12 +847,18 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 
 /* Propagation over the graph read: evaluation, then writing.  Frees it. */
 static bool
-evaluate_and_write(Graph *g, PropagateResult *result)
+evaluate_and_write(Graph *g, TimestampTz began, PropagateResult *result)
 {
 	bool		complete;
+	TimestampTz evaluated;
 
 	sort_edges(g);
-	complete = evaluate_all(g) && write_changes(g, result);
+	complete = evaluate_all(g);
+	evaluated = GetCurrentTimestamp();
+	result->rows_read = g->nnodes + g->nedges;
+	result->read_seconds = (evaluated - began) / 1e6;
+	complete = complete && write_changes(g, result);
+	result->write_seconds = (GetCurrentTimestamp() - evaluated) / 1e6;
 	result->evaluations = g->evaluations;
 	MemoryContextDelete(g->cxt);
 	return complete;
@@ -867,6 +873,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	int64		states,
 				edges;
 	bool		complete;
+	TimestampTz began = GetCurrentTimestamp();
 
 	memset(result, 0, sizeof(PropagateResult));
 	tree_lock(tree);
@@ -900,7 +907,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 		MemoryContextDelete(g.cxt);
 		return false;
 	}
-	if (!evaluate_and_write(&g, result))
+	if (!evaluate_and_write(&g, began, result))
 		return false;
 	/* The last chunk's commit let go of the lock: expansions since then stay pending. */
 	tree_lock(tree);
@@ -942,7 +949,7 @@ tree_propagate_up(const Tree *tree, int64 state_id)
 	read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g WHERE g.init_id = ANY ($1)",
 						   tree->graph),
 			  1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true);
-	evaluate_and_write(&g, &result);
+	evaluate_and_write(&g, GetCurrentTimestamp(), &result);
 	/* When this expansion was all that was pending, nothing is now. */
 	catalog_run("UPDATE gametree.trees SET pending = 0 WHERE schema = $1 AND name = $2 AND pending = 1",
 				2, (Oid[]) {NAMEOID, TEXTOID},
