@@ -83,9 +83,9 @@ SELECT is(pg_temp.fingerprint('by_hand'), pg_temp.fingerprint('by_grow'), 'expan
 SELECT is((SELECT pending FROM gametree.trees WHERE name = 'by_hand'), 0::bigint, 'expand() leaves nothing pending');
 
 -- the memory ceiling is a setting, and a clear error
-SET LOCAL gametree.propagate_memory = '1MB';
+SET LOCAL gametree.work_memory = '1MB';
 SELECT throws_ok($$SELECT gametree.propagate('c4')$$, '54000', NULL,
-                 'a tree larger than gametree.propagate_memory: error 54000, not an allocation failure');
+                 'a tree larger than gametree.work_memory: error 54000, not an allocation failure');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -16,7 +16,7 @@ PG_MODULE_MAGIC;
 int			gt_grow_batch_size = 4000;
 int			gt_progress_interval = 1000;
 int			gt_propagate_interval = 300000;
-int			gt_propagate_memory = 1024 * 1024;
+int			gt_work_memory = 1024 * 1024;
 
 void		_PG_init(void);
 
@@ -42,10 +42,11 @@ _PG_init(void)
 							"so that propagation stays under a quarter of the job.",
 							&gt_propagate_interval, 300000, 0, 24 * 3600 * 1000,
 							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
-	DefineCustomIntVariable("gametree.propagate_memory",
-							"Most memory propagation may hold: the states and edges it evaluates.",
-							"About 100 bytes per state and edge of the tree for two-player games.",
-							&gt_propagate_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
+	DefineCustomIntVariable("gametree.work_memory",
+							"Most memory a batch of grow or a propagation may hold.",
+							"Propagation holds every state and edge of the tree, about 100 bytes "
+							"each for two-player games; a batch of grow, the states it expands.",
+							&gt_work_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

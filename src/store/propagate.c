@@ -25,8 +25,8 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
-#include "search/values.h"
 #include "store/propagate.h"
+#include "store/rowvalues.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/hsearch.h"
@@ -38,7 +38,6 @@
 #define MAX_ROUNDS 1000			/* of re-evaluation on cycles that do not settle */
 #define FETCH_ROWS 10000		/* rows read per cursor fetch */
 #define WRITE_ROWS 10000		/* rows written per statement */
-#define DECODED_MAX 4096		/* distinct jsonb values remembered while reading */
 
 /*
  * Values are kept packed, in the form they are stored in: utilities in
@@ -80,14 +79,6 @@ typedef struct GraphEdge
 	/* the stored copy of the child's value, packed, follows */
 } GraphEdge;
 
-typedef struct Decoded
-{
-	uint64		hash;
-	Size		len;
-	char	   *bytes;
-	int32		numbers[GT_MAX_ROLES];
-} Decoded;
-
 typedef struct Graph
 {
 	const Tree *tree;
@@ -105,8 +96,8 @@ typedef struct Graph
 	int32	   *edge_start;		/* CSR: node i's edges are edge_start[i] .. edge_start[i+1]-1 */
 	int32	   *slots;			/* open addressing: id -> node index, -1 empty */
 	uint64		slot_mask;
-	Size		memory;			/* bytes held, against gametree.propagate_memory */
-	HTAB	   *decoded[2];		/* utility, mobility: jsonb bytes -> numbers */
+	Size		memory;			/* bytes held, against gametree.work_memory */
+	ValueReader *reader;
 	int64		evaluations;
 	PropagateControl *control;
 	TimestampTz noticed;
@@ -161,20 +152,20 @@ unpack(const Layout *l, const char *p, int64 move_id, Value *v)
 	}
 }
 
-/* Memory for the graph: huge allocations past 1 GB, within gametree.propagate_memory. */
+/* Memory for the graph: huge allocations past 1 GB, within gametree.work_memory. */
 static void *
 graph_resize(Graph *g, void *old, Size old_size, Size new_size)
 {
-	if ((double) g->memory - old_size + new_size > (double) gt_propagate_memory * 1024.0)
+	if ((double) g->memory - old_size + new_size > (double) gt_work_memory * 1024.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("propagating tree \"%s\" needs more than gametree.propagate_memory (%d MB)",
-						g->tree->qualified, gt_propagate_memory / 1024),
+				 errmsg("propagating tree \"%s\" needs more than gametree.work_memory (%d MB)",
+						g->tree->qualified, gt_work_memory / 1024),
 				 errdetail("Propagation holds the states and edges it evaluates in memory: "
 						   "%lld states and %lld edges read so far.",
 						   (long long) g->nnodes, (long long) g->nedges),
-				 errhint("Raise it for this session, e.g. SET gametree.propagate_memory = '%dMB';",
-						 Max(2 * (gt_propagate_memory / 1024), 64))));
+				 errhint("Raise it for this session, e.g. SET gametree.work_memory = '%dMB';",
+						 Max(2 * (gt_work_memory / 1024), 64))));
 	g->memory = g->memory - old_size + new_size;
 	if (old == NULL)
 		return MemoryContextAllocExtended(g->cxt, Max(new_size, 1), MCXT_ALLOC_HUGE);
@@ -187,86 +178,6 @@ graph_free(Graph *g, void *p, Size size)
 	if (p != NULL)
 		pfree(p);
 	g->memory -= size;
-}
-
-/*
- * A role's number in a {"role": number} object, or -1 when it has none.  The
- * owner may have written anything there: numbers outside lo..hi are taken
- * at the nearest bound, so that no conversion overflows.
- */
-static int32
-role_number(Jsonb *object, const char *role, double lo, double hi, double scale)
-{
-	JsonbValue	key;
-	JsonbValue *v;
-	double		d;
-
-	if (!JB_ROOT_IS_OBJECT(object))
-		return -1;
-	key.type = jbvString;
-	key.val.string.val = (char *) role;
-	key.val.string.len = strlen(role);
-	v = findJsonbValueFromContainer(&object->root, JB_FOBJECT, &key);
-	if (v == NULL || v->type != jbvNumeric)
-		return -1;
-	d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
-	if (isnan(d))
-		return -1;
-	return (int32) rint(Min(Max(d, lo), hi) * scale);
-}
-
-/*
- * The numbers of a {"role": number} column, per role.  The same few values
- * recur in millions of rows (goals, estimates, mobilities), so decoded ones
- * are remembered by their bytes.
- */
-static void
-decode_roles(Graph *g, int which, Datum datum, double lo, double hi, double scale, int32 *out)
-{
-	Jsonb	   *json = DatumGetJsonbP(datum);
-	Size		len = VARSIZE(json);
-	uint64		hash = gt_hash_bytes((const uint8 *) json, len);
-	Decoded    *entry;
-	bool		found;
-
-	entry = hash_search(g->decoded[which], &hash, HASH_FIND, &found);
-	if (found && entry->len == len && memcmp(entry->bytes, json, len) == 0)
-	{
-		memcpy(out, entry->numbers, g->layout.nroles * sizeof(int32));
-		return;
-	}
-	for (int r = 0; r < g->layout.nroles; r++)
-		out[r] = role_number(json, g->game->roles[r], lo, hi, scale);
-	if (found || hash_get_num_entries(g->decoded[which]) >= DECODED_MAX)
-		return;
-	entry = hash_search(g->decoded[which], &hash, HASH_ENTER, &found);
-	entry->len = len;
-	entry->bytes = MemoryContextAlloc(g->cxt, len);
-	memcpy(entry->bytes, json, len);
-	memcpy(entry->numbers, out, g->layout.nroles * sizeof(int32));
-}
-
-/* A value from its utility, mobility and proven columns. */
-static void
-read_value(Graph *g, Datum utility, bool utility_null, Datum mobility, bool mobility_null,
-		   bool proven, Value *v)
-{
-	int32		numbers[GT_MAX_ROLES];
-
-	value_unknown(g->game, v);
-	v->known = !utility_null;
-	v->proven = proven;
-	if (!utility_null)
-	{
-		decode_roles(g, 0, utility, -1, GT_GOAL_MAX, 100.0, numbers);
-		for (int r = 0; r < g->layout.nroles; r++)
-			v->utility[r] = numbers[r] / 100.0;
-	}
-	if (!mobility_null)
-	{
-		decode_roles(g, 1, mobility, 0, PG_INT32_MAX, 1.0, numbers);
-		memcpy(v->mobility, numbers, g->layout.nroles * sizeof(int32));
-	}
 }
 
 static inline uint64
@@ -335,7 +246,7 @@ leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, V
 	value_unknown(game, v);
 	if (!goal_null)
 	{
-		read_value(g, goal, false, (Datum) 0, true, true, v);
+		value_read(g->reader, goal, false, (Datum) 0, true, true, v);
 		for (int r = 0; r < game->nroles; r++)
 			v->mobility[r] = 0;
 	}
@@ -381,7 +292,7 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 	node->id = DatumGetInt64(col[0]);
 	node->mover = role_of(g->game, col[1], null[1]);
 	node->stored_best_move = node->best_move = null[7] ? 0 : DatumGetInt64(col[7]);
-	read_value(g, col[4], null[4], col[5], null[5], DatumGetBool(col[6]), &v);
+	value_read(g->reader, col[4], null[4], col[5], null[5], DatumGetBool(col[6]), &v);
 	pack(&g->layout, &v, NODE_STORED(g, g->nnodes));
 	if (null[2] && DatumGetBool(col[3]))
 		node->flags |= NODE_EVALUATE;
@@ -430,7 +341,7 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	edge->init = init;
 	edge->move_id = DatumGetInt64(col[1]);
 	edge->child = node_index(g, DatumGetInt64(col[2]));
-	read_value(g, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
+	value_read(g->reader, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
 	g->nedges++;
 }
@@ -654,23 +565,6 @@ evaluate_all(Graph *g)
 	return true;
 }
 
-/* Mobility as {"role": n or null}; NULL when no role's is known. */
-static Jsonb *
-encode_mobility(const Game *game, const Value *v)
-{
-	double		counts[GT_MAX_ROLES];
-	bool		known[GT_MAX_ROLES];
-	bool		any = false;
-
-	for (int r = 0; r < game->nroles; r++)
-	{
-		known[r] = v->mobility[r] >= 0;
-		counts[r] = v->mobility[r];
-		any |= known[r];
-	}
-	return any ? gt_encode_role_values(game, counts, known) : NULL;
-}
-
 /* Rows to write, as the arrays of one statement. */
 typedef struct Chunk
 {
@@ -690,15 +584,17 @@ static void
 chunk_add(const Graph *g, Chunk *chunk, int64 key1, int64 key2, const char *packed, int64 best)
 {
 	Value		v;
-	Jsonb	   *mobility;
+	Jsonb	   *utility,
+			   *mobility;
 	int			k = chunk->n++;
 
 	unpack(&g->layout, packed, best, &v);
 	chunk->key1[k] = Int64GetDatum(key1);
 	chunk->key2[k] = Int64GetDatum(key2);
-	chunk->utility_null[k] = !v.known;
-	chunk->utility[k] = v.known ? JsonbPGetDatum(gt_encode_role_values(g->game, v.utility, NULL)) : 0;
-	mobility = encode_mobility(g->game, &v);
+	utility = value_utility_json(g->game, &v);
+	chunk->utility_null[k] = utility == NULL;
+	chunk->utility[k] = PointerGetDatum(utility);
+	mobility = value_mobility_json(g->game, &v);
 	chunk->mobility_null[k] = mobility == NULL;
 	chunk->mobility[k] = PointerGetDatum(mobility);
 	chunk->proven[k] = BoolGetDatum(v.proven);
@@ -820,8 +716,6 @@ cut_short:
 static void
 graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 {
-	HASHCTL		ctl = {0};
-
 	memset(g, 0, sizeof(Graph));
 	g->tree = tree;
 	g->game = tree->game;
@@ -832,12 +726,12 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 	g->cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation graph",
 								   ALLOCSET_DEFAULT_SIZES);
 	g->noticed = GetCurrentTimestamp();
-	ctl.keysize = sizeof(uint64);
-	ctl.entrysize = sizeof(Decoded);
-	ctl.hcxt = g->cxt;
-	for (int i = 0; i < 2; i++)
-		g->decoded[i] = hash_create("gametree decoded values", 256, &ctl,
-									HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	{
+		MemoryContext outer = MemoryContextSwitchTo(g->cxt);
+
+		g->reader = value_reader_create(g->game);
+		MemoryContextSwitchTo(outer);
+	}
 }
 
 /* The states columns add_node reads, in its order. */

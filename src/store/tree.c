@@ -89,7 +89,12 @@ kept_plan(const char *sql, int nargs, Oid *types)
 	if (found)
 		return NULL;			/* another statement has that hash: plan this one each time */
 	entry->sql = NULL;
-	entry->plan = SPI_prepare(sql, nargs, types);
+	/*
+	 * Generic: a custom plan sees arrays of thousands of keys and picks a
+	 * hash join over the whole table, where an index probe per key is what
+	 * a batch needs.
+	 */
+	entry->plan = SPI_prepare_cursor(sql, nargs, types, CURSOR_OPT_GENERIC_PLAN);
 	if (entry->plan == NULL || SPI_keepplan(entry->plan) != 0)
 	{
 		hash_search(plans, &hash, HASH_REMOVE, NULL);

@@ -1,0 +1,28 @@
+/*
+ * rowvalues.h: a Value (search/values.h) to and from the utility, mobility
+ * and proven columns of a tree's rows.  Expansion and propagation both read
+ * and write values through these.
+ */
+#ifndef GAMETREE_ROWVALUES_H
+#define GAMETREE_ROWVALUES_H
+
+#include "search/values.h"
+#include "utils/jsonb.h"
+
+/* Reads {"role": number} columns, remembering the decoded ones. */
+typedef struct ValueReader ValueReader;
+
+extern ValueReader *value_reader_create(const Game *game);
+/*
+ * The value of a row.  The owner may have written anything there: a role
+ * without a number counts -1, numbers outside their range count at the
+ * nearest bound, so that no conversion overflows.
+ */
+extern void value_read(ValueReader *reader, Datum utility, bool utility_null,
+					   Datum mobility, bool mobility_null, bool proven, Value *out);
+
+/* The columns of a value: NULL when the utility is unknown, or no role's mobility is. */
+extern Jsonb *value_utility_json(const Game *game, const Value *v);
+extern Jsonb *value_mobility_json(const Game *game, const Value *v);
+
+#endif
