@@ -1,69 +1,69 @@
 /*
- * expand.c: expand(tree, state_id) and grow_step(tree, batch_size,
- * max_depth), which add the successors of states to a tree's tables.
- * Each expansion is counted as pending propagation (gametree.trees.pending);
- * expand() propagates up from the state at once, grow in bulk (propagate.c).
+ * expand.c: expand(tree, state_id), grow_step(tree, batch_size, max_depth)
+ * and the batches of grow, which add the successors of frontier states to a
+ * tree's tables.
  *
- * Children are generated in C, deduplicated in memory, and written with one
- * set-based statement per table (unnest of arrays) in ascending key order,
- * so that concurrent sessions never wait on each other in a cycle.  A state
- * id is the game's stable 64-bit state hash; a different position with the
- * same hash is detected and reported, never merged.
+ * A batch takes frontier states shallowest first (SKIP LOCKED, so that
+ * concurrent sessions share the frontier) and generates their children in
+ * C.  When it holds the whole frontier, grow's batch goes on breadth first
+ * in memory, level by level, within its limits: the states it expands there
+ * are written once, already expanded and valued from their subtree, instead
+ * of being written as frontier and rewritten later.  Values are computed in
+ * the batch bottom-up (search/values.c); what changes above its first states
+ * is left to propagation, counted in gametree.trees.pending.
+ *
+ * Rows are written with one set-based statement per table, under the tree
+ * lock, in ascending key order.  A state id is the game's stable 64-bit
+ * state hash; a different position with the same hash is detected and
+ * reported, never merged.
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "core/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "core/jsonfacts.h"
 #include "miscadmin.h"
+#include "store/expand.h"
 #include "store/propagate.h"
-#include "utils/array.h"
+#include "store/rowvalues.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 
-/* The new rows of one expansion batch, as parallel arrays. */
-typedef struct Batch
+typedef enum NodeKind
 {
-	const Tree *tree;
-	HTAB	   *children;		/* id -> ChildEntry */
-	HTAB	   *move_ids;		/* (role, move) -> MoveEntry */
-	int			nchildren,
-				maxchildren;
-	Datum	   *child_id,
-			   *child_state,
-			   *child_goal,
-			   *child_depth,
-			   *child_control,
-			   *child_expanded,
-			   *child_utility,
-			   *child_mobility,
-			   *child_proven;
-	bool	   *goal_null,
-			   *control_null,
-			   *utility_null,
-			   *mobility_null;
-	int			nmoves,
-				maxmoves;
-	Datum	   *move_id,
-			   *move_json;
-	int			nedges,
-				maxedges;
-	int64	   *edge_init,
-			   *edge_move;
-	int		   *edge_child;		/* index in the child arrays */
-} Batch;
+	NODE_ROW,					/* a frontier state this batch took (and locked) */
+	NODE_NEW,					/* found by this batch, to be inserted */
+	NODE_STORED					/* in the tables already */
+} NodeKind;
 
-typedef struct ChildEntry
+typedef struct BatchNode
 {
 	int64		id;
 	GameState  *state;
-	int			index;			/* in the child arrays */
-} ChildEntry;
+	int32		depth;
+	int8		kind;
+	bool		terminal;
+	bool		expanded;		/* by this batch: its edges are first_edge .. + nedges - 1 */
+	bool		inserted;		/* NODE_NEW: by this batch's INSERT */
+	int			mover;
+	int32		first_edge;
+	int32		nedges;
+	Datum		state_json;		/* NODE_NEW */
+	Datum		goal_json;		/* NODE_NEW and terminal */
+	Value		value;
+} BatchNode;
+
+typedef struct NodeEntry
+{
+	int64		id;
+	int32		index;
+} NodeEntry;
 
 typedef struct MoveKey
 {
@@ -78,62 +78,64 @@ typedef struct MoveEntry
 	int64		id;
 } MoveEntry;
 
-#define GROW(arr, n) ((arr) = repalloc((arr), (n) * sizeof(*(arr))))
+typedef struct Batch
+{
+	const Tree *tree;
+	const Game *game;
+	const GrowLimits *limits;
+	HTAB	   *node_ids;		/* id -> index in nodes */
+	HTAB	   *move_ids;		/* (role, move) -> MoveEntry */
+	BatchNode  *nodes;
+	int32		nnodes,
+				maxnodes;
+	int64	   *edge_move;
+	int32	   *edge_child;
+	int32		nedges,
+				maxedges;
+	Datum	   *move_id,
+			   *move_json;
+	int			nmoves,
+				maxmoves;
+	int64		new_nodes;		/* of kind NODE_NEW */
+	Size		memory;			/* about what the nodes hold */
+	ValueReader *reader;
+	ValueWriter *writer;
+	GameMove   *legal;			/* room for max_moves */
+	GameState  *child;
+	TimestampTz noticed;
+} Batch;
+
+#define GROW(arr, n) ((arr) = repalloc_huge((arr), (Size) (n) * sizeof(*(arr))))
 
 static void
-batch_init(Batch *b, const Tree *tree)
+batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 {
 	HASHCTL		ctl = {0};
 
 	memset(b, 0, sizeof(Batch));
 	b->tree = tree;
+	b->game = tree->game;
+	b->limits = limits;
 	ctl.keysize = sizeof(int64);
-	ctl.entrysize = sizeof(ChildEntry);
+	ctl.entrysize = sizeof(NodeEntry);
 	ctl.hcxt = CurrentMemoryContext;
-	b->children = hash_create("gametree expand children", 1024, &ctl,
+	b->node_ids = hash_create("gametree batch states", 1024, &ctl,
 							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	ctl.keysize = sizeof(MoveKey);
 	ctl.entrysize = sizeof(MoveEntry);
-	b->move_ids = hash_create("gametree expand moves", 256, &ctl,
+	b->move_ids = hash_create("gametree batch moves", 256, &ctl,
 							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	b->maxchildren = b->maxmoves = b->maxedges = 64;
-	b->child_id = palloc(64 * sizeof(Datum));
-	b->child_state = palloc(64 * sizeof(Datum));
-	b->child_goal = palloc(64 * sizeof(Datum));
-	b->child_depth = palloc(64 * sizeof(Datum));
-	b->child_control = palloc(64 * sizeof(Datum));
-	b->child_expanded = palloc(64 * sizeof(Datum));
-	b->child_utility = palloc(64 * sizeof(Datum));
-	b->child_mobility = palloc(64 * sizeof(Datum));
-	b->child_proven = palloc(64 * sizeof(Datum));
-	b->goal_null = palloc(64 * sizeof(bool));
-	b->control_null = palloc(64 * sizeof(bool));
-	b->utility_null = palloc(64 * sizeof(bool));
-	b->mobility_null = palloc(64 * sizeof(bool));
-	b->move_id = palloc(64 * sizeof(Datum));
-	b->move_json = palloc(64 * sizeof(Datum));
-	b->edge_init = palloc(64 * sizeof(int64));
-	b->edge_move = palloc(64 * sizeof(int64));
-	b->edge_child = palloc(64 * sizeof(int));
-}
-
-static void
-grow_children(Batch *b)
-{
-	b->maxchildren *= 2;
-	GROW(b->child_id, b->maxchildren);
-	GROW(b->child_state, b->maxchildren);
-	GROW(b->child_goal, b->maxchildren);
-	GROW(b->child_depth, b->maxchildren);
-	GROW(b->child_control, b->maxchildren);
-	GROW(b->child_expanded, b->maxchildren);
-	GROW(b->child_utility, b->maxchildren);
-	GROW(b->child_mobility, b->maxchildren);
-	GROW(b->child_proven, b->maxchildren);
-	GROW(b->goal_null, b->maxchildren);
-	GROW(b->control_null, b->maxchildren);
-	GROW(b->utility_null, b->maxchildren);
-	GROW(b->mobility_null, b->maxchildren);
+	b->maxnodes = b->maxedges = b->maxmoves = 64;
+	b->nodes = palloc(b->maxnodes * sizeof(BatchNode));
+	b->edge_move = palloc(b->maxedges * sizeof(int64));
+	b->edge_child = palloc(b->maxedges * sizeof(int32));
+	b->move_id = palloc(b->maxmoves * sizeof(Datum));
+	b->move_json = palloc(b->maxmoves * sizeof(Datum));
+	b->reader = value_reader_create(b->game);
+	b->writer = value_writer_create(b->game);
+	b->legal = palloc(b->game->max_moves * sizeof(GameMove));
+	b->child = gt_state_alloc(b->game);
+	b->noticed = GetCurrentTimestamp();
 }
 
 static void
@@ -147,88 +149,92 @@ hash_collision(const Tree *tree, int64 id)
 			 errhint("Please report the game and the two positions.")));
 }
 
-/*
- * Adds a child position (once per batch) with the values a leaf starts with;
- * returns its index in the child arrays.
- */
-static int
-add_child(Batch *b, const GameState *state, int depth)
+/* The value a state has before it is expanded: its goals, or the game's estimate. */
+static void
+initial_value(const Game *game, const GameState *state, bool terminal, Value *v)
 {
-	const Game *game = b->tree->game;
-	int64		id = (int64) gt_state_hash(game, state);
+	value_unknown(game, v);
+	if (terminal)
+	{
+		int			goals[GT_MAX_ROLES];
+
+		game->goals(game, state, goals);
+		v->known = v->proven = true;
+		for (int r = 0; r < game->nroles; r++)
+		{
+			v->utility[r] = goals[r];
+			v->mobility[r] = 0;
+		}
+	}
+	else if (game->heuristic != NULL)
+	{
+		game->heuristic(game, state, v->utility);
+		for (int r = 0; r < game->nroles; r++)
+			v->utility[r] = value_round(v->utility[r]);
+		v->known = true;
+	}
+}
+
+/* Adds a node (once per id): returns its index. */
+static int32
+add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
+{
+	const Game *game = b->game;
 	bool		found;
-	ChildEntry *entry = hash_search(b->children, &id, HASH_ENTER, &found);
-	int			i;
-	bool		terminal;
+	NodeEntry  *entry = hash_search(b->node_ids, &id, HASH_ENTER, &found);
+	BatchNode  *node;
 
 	if (found)
 	{
-		if (entry->state->size != state->size ||
-			memcmp(entry->state->data, state->data, state->size) != 0)
+		node = &b->nodes[entry->index];
+		if (node->state->size != state->size || memcmp(node->state->data, state->data, state->size) != 0)
 			hash_collision(b->tree, id);
 		return entry->index;
 	}
-	entry->state = gt_state_alloc(game);
-	gt_state_copy(entry->state, state);
-
-	if (b->nchildren == b->maxchildren)
-		grow_children(b);
-	i = entry->index = b->nchildren++;
-	terminal = game->terminal(game, state);
-	b->child_id[i] = Int64GetDatum(id);
-	b->child_state[i] = JsonbPGetDatum(gt_encode_state(game, state));
-	b->child_depth[i] = Int32GetDatum(depth);
-	b->child_expanded[i] = BoolGetDatum(terminal);	/* nothing to expand */
-	b->child_proven[i] = BoolGetDatum(terminal);
-	b->goal_null[i] = b->mobility_null[i] = !terminal;
-	b->utility_null[i] = !terminal && game->heuristic == NULL;
-	b->control_null[i] = true;
-	if (terminal)
+	if (b->nnodes == b->maxnodes)
 	{
-		double		zeros[GT_MAX_ROLES] = {0};
-		Datum		goal = JsonbPGetDatum(gt_encode_goals(game, state));
-
-		b->child_goal[i] = goal;
-		b->child_utility[i] = goal;
-		b->child_mobility[i] = JsonbPGetDatum(gt_encode_role_values(game, zeros, NULL));
+		b->maxnodes *= 2;
+		GROW(b->nodes, b->maxnodes);
 	}
-	else
+	entry->index = b->nnodes++;
+	node = &b->nodes[entry->index];
+	memset(node, 0, sizeof(BatchNode));
+	node->id = id;
+	node->state = gt_state_alloc(game);
+	gt_state_copy(node->state, state);
+	node->depth = depth;
+	node->kind = kind;
+	node->terminal = game->terminal(game, state);
+	node->mover = node->terminal ? GT_NO_ROLE : game->control(game, state);
+	initial_value(game, state, node->terminal, &node->value);
+	if (kind == NODE_NEW)
 	{
-		int			mover = game->control(game, state);
-
-		if (mover != GT_NO_ROLE)
-		{
-			b->control_null[i] = false;
-			b->child_control[i] = CStringGetTextDatum(game->roles[mover]);
-		}
-		if (game->heuristic != NULL)
-		{
-			double		estimate[GT_MAX_ROLES];
-
-			game->heuristic(game, state, estimate);
-			b->child_utility[i] = JsonbPGetDatum(gt_encode_role_values(game, estimate, NULL));
-		}
+		b->new_nodes++;
+		node->state_json = JsonbPGetDatum(gt_encode_state(game, state));
+		if (node->terminal)
+			node->goal_json = JsonbPGetDatum(gt_encode_goals(game, state));
+		b->memory += VARSIZE(DatumGetPointer(node->state_json));
 	}
-	return i;
+	b->memory += sizeof(BatchNode) + sizeof(NodeEntry) + 16 + game->state_bytes;
+	return entry->index;
 }
 
 /* The id of a joint move, adding its row to the batch the first time. */
 static int64
-move_id(Batch *b, const GameState *state, GameMove move)
+move_id(Batch *b, const GameState *state, int mover, GameMove move)
 {
-	const Game *game = b->tree->game;
 	MoveKey		key = {0};
 	MoveEntry  *entry;
 	bool		found;
 	Jsonb	   *json;
 	char	   *text;
 
-	key.role = game->control(game, state);
+	key.role = mover;
 	key.move = move;
 	entry = hash_search(b->move_ids, &key, HASH_ENTER, &found);
 	if (found)
 		return entry->id;
-	json = gt_encode_move(game, state, move);
+	json = gt_encode_move(b->game, state, move);
 	text = JsonbToCString(NULL, &json->root, VARSIZE(json));
 	entry->id = (int64) gt_hash_bytes((const uint8 *) text, strlen(text));
 	if (b->nmoves == b->maxmoves)
@@ -243,55 +249,75 @@ move_id(Batch *b, const GameState *state, GameMove move)
 	return entry->id;
 }
 
+/* Generates the children of node i and its edges to them. */
 static void
-add_edge(Batch *b, int64 init, int64 move, int child)
+expand_node(Batch *b, int32 i)
 {
-	if (b->nedges == b->maxedges)
+	const Game *game = b->game;
+	GameState  *state = b->nodes[i].state;
+	int32		depth = b->nodes[i].depth;
+	int			mover = b->nodes[i].mover;
+	int			n = game->legal(game, state, b->legal);
+
+	b->nodes[i].expanded = true;
+	b->nodes[i].first_edge = b->nedges;
+	b->nodes[i].nedges = n;
+	for (int m = 0; m < n; m++)
 	{
-		b->maxedges *= 2;
-		GROW(b->edge_init, b->maxedges);
-		GROW(b->edge_move, b->maxedges);
-		GROW(b->edge_child, b->maxedges);
+		int64		move = move_id(b, state, mover, b->legal[m]);
+		int32		child;
+
+		game->next(game, state, b->legal[m], b->child);
+		child = add_node(b, (int64) gt_state_hash(game, b->child), b->child, depth + 1, NODE_NEW);
+		if (b->nedges == b->maxedges)
+		{
+			b->maxedges *= 2;
+			GROW(b->edge_move, b->maxedges);
+			GROW(b->edge_child, b->maxedges);
+		}
+		b->edge_move[b->nedges] = move;
+		b->edge_child[b->nedges] = child;
+		b->nedges++;
 	}
-	b->edge_init[b->nedges] = init;
-	b->edge_move[b->nedges] = move;
-	b->edge_child[b->nedges] = child;
-	b->nedges++;
+	b->memory += n * (sizeof(int64) + sizeof(int32));
 }
 
 /*
- * Children that were stored already (by an earlier batch or another
- * session): checks that they are the same positions and takes their current
- * values for the edges.
+ * New nodes from..to-1 (not inserted by this batch) that the tables hold
+ * already: checks that they are the same positions, takes their current
+ * values, and marks them stored.
  */
 static void
-read_existing_children(Batch *b)
+read_stored(Batch *b, int32 from, int32 to)
 {
 	const Tree *tree = b->tree;
-	int			n = hash_get_num_entries(b->children);
-	Datum	   *ids = palloc(n * sizeof(Datum));
-	Datum		values[1];
-	HASH_SEQ_STATUS scan;
-	ChildEntry *child;
-	int			i = 0;
+	Datum	   *ids;
+	int			n = 0;
 
-	hash_seq_init(&scan, b->children);
-	while ((child = hash_seq_search(&scan)) != NULL)
-		ids[i++] = Int64GetDatum(child->id);
-	values[0] = datum_array(ids, NULL, n, INT8OID);
+	if (from >= to)
+		return;
+	ids = palloc((to - from) * sizeof(Datum));
+	for (int32 i = from; i < to; i++)
+		if (b->nodes[i].kind == NODE_NEW && !b->nodes[i].inserted)
+			ids[n++] = Int64GetDatum(b->nodes[i].id);
 	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven "
-					 "FROM %s s WHERE s.id = ANY($1)", tree->states),
-			1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_SELECT);
+						  "FROM %s s WHERE s.id = ANY($1)", tree->states),
+				 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {datum_array(ids, NULL, n, INT8OID)},
+				 SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		HeapTuple	row = SPI_tuptable->vals[r];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
+		bool		isnull,
+					utility_null,
+					mobility_null;
 		int64		id = DatumGetInt64(SPI_getbinval(row, desc, 1, &isnull));
 		Jsonb	   *stored = DatumGetJsonbP(SPI_getbinval(row, desc, 2, &isnull));
-		ChildEntry *entry = hash_search(b->children, &id, HASH_FIND, NULL);
-		int			c = entry->index;
-		Jsonb	   *ours = DatumGetJsonbP(b->child_state[c]);
+		NodeEntry  *entry = hash_search(b->node_ids, &id, HASH_FIND, NULL);
+		BatchNode  *node = &b->nodes[entry->index];
+		Jsonb	   *ours = DatumGetJsonbP(node->state_json);
+		Datum		utility = SPI_getbinval(row, desc, 3, &utility_null);
+		Datum		mobility = SPI_getbinval(row, desc, 4, &mobility_null);
 
 		/*
 		 * Encodings are canonical, so the same position has the same bytes;
@@ -300,177 +326,459 @@ read_existing_children(Batch *b)
 		 */
 		if (VARSIZE(stored) != VARSIZE(ours) || memcmp(stored, ours, VARSIZE(ours)) != 0)
 		{
-			GameState  *theirs = gt_decode_state(tree->game, stored);
+			GameState  *theirs = gt_decode_state(b->game, stored);
 
-			if (theirs->size != entry->state->size ||
-				memcmp(theirs->data, entry->state->data, theirs->size) != 0)
+			if (theirs->size != node->state->size ||
+				memcmp(theirs->data, node->state->data, theirs->size) != 0)
 				hash_collision(tree, id);
 		}
-		b->child_utility[c] = SPI_getbinval(row, desc, 3, &b->utility_null[c]);
-		b->child_mobility[c] = SPI_getbinval(row, desc, 4, &b->mobility_null[c]);
-		b->child_proven[c] = SPI_getbinval(row, desc, 5, &isnull);
+		node->kind = NODE_STORED;
+		b->new_nodes--;
+		value_read(b->reader, utility, utility_null, mobility, mobility_null,
+				   DatumGetBool(SPI_getbinval(row, desc, 5, &isnull)), &node->value);
 	}
+	SPI_freetuptable(SPI_tuptable);
+	pfree(ids);
 }
 
-/* Inserts the batch's new states; those another session stored first stay in b->children. */
-static void
-insert_children(Batch *b, Stored *stored)
+static int
+compare_node_ids(const void *a, const void *b, void *arg)
 {
-	Oid			types[9] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID,
-	JSONBOID, BOOLOID};
-	Oid			arrays[9];
-	Datum		values[9];
-	bool		isnull;
+	const BatchNode *nodes = arg;
+	int64		x = nodes[*(const int32 *) a].id;
+	int64		y = nodes[*(const int32 *) b].id;
 
-	if (b->nchildren == 0)
-		return;
-	for (int i = 0; i < 9; i++)
-		arrays[i] = get_array_type(types[i]);
-	values[0] = datum_array(b->child_id, NULL, b->nchildren, INT8OID);
-	values[1] = datum_array(b->child_state, NULL, b->nchildren, JSONBOID);
-	values[2] = datum_array(b->child_goal, b->goal_null, b->nchildren, JSONBOID);
-	values[3] = datum_array(b->child_depth, NULL, b->nchildren, INT4OID);
-	values[4] = datum_array(b->child_control, b->control_null, b->nchildren, TEXTOID);
-	values[5] = datum_array(b->child_expanded, NULL, b->nchildren, BOOLOID);
-	values[6] = datum_array(b->child_utility, b->utility_null, b->nchildren, JSONBOID);
-	values[7] = datum_array(b->child_mobility, b->mobility_null, b->nchildren, JSONBOID);
-	values[8] = datum_array(b->child_proven, NULL, b->nchildren, BOOLOID);
-	spi_run_kept(psprintf("INSERT INTO %s "
-					 "(id, state, goal, depth, control, expanded, utility, mobility, proven) "
-					 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) ORDER BY 1 "
-					 "ON CONFLICT (id) DO NOTHING RETURNING id, expanded", b->tree->states),
-			9, arrays, values, SPI_OK_INSERT_RETURNING);
-	stored->states += SPI_processed;
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+	return (x > y) - (x < y);
+}
 
-		stored->frontier += !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
-		hash_search(b->children, &id, HASH_REMOVE, NULL);
-	}
+/* May the batch go one more state deeper in memory? */
+static bool
+may_deepen(Batch *b)
+{
+	const GrowLimits *limits = b->limits;
+
+	if (b->memory > (Size) gt_work_memory * 1024)
+		return false;
+	if (limits->max_new_states >= 0 && b->new_nodes >= limits->max_new_states)
+		return false;
+	return limits->deadline == 0 ||
+		GetCurrentTimestamp() + (int64) (1e6 * limits->write_seconds_per_row * (b->new_nodes + b->nedges)) <
+		limits->deadline;
 }
 
 static void
-store_batch(Batch *b, int64 *parents, int nparents, Stored *stored)
+report(Batch *b, const char *phase)
+{
+	if (b->limits->progress == NULL ||
+		!TimestampDifferenceExceeds(b->noticed, GetCurrentTimestamp(), gt_progress_interval))
+		return;
+	b->noticed = GetCurrentTimestamp();
+	b->limits->progress(b->limits->progress_arg, phase, b->nnodes);
+}
+
+/*
+ * Breadth first in memory from the level of nodes from..to-1 (all new, and
+ * not stored): expands its non-terminal states shallower than max_depth in
+ * id order, as the tables' frontier order would, while the limits allow.
+ */
+static void
+deepen(Batch *b, int32 from, int32 to)
+{
+	while (from < to)
+	{
+		int32	   *level = palloc((to - from) * sizeof(int32));
+		int32		n = 0;
+		int64		checked = 0;
+		bool		stop = false;
+
+		for (int32 i = from; i < to; i++)
+			if (b->nodes[i].kind == NODE_NEW && !b->nodes[i].terminal &&
+				b->nodes[i].depth < b->limits->max_depth)
+				level[n++] = i;
+		qsort_arg(level, n, sizeof(int32), compare_node_ids, b->nodes);
+		for (int32 k = 0; k < n && !stop; k++)
+		{
+			/* The clock is read every so often. */
+			if ((checked++ & 255) == 0)
+			{
+				CHECK_FOR_INTERRUPTS();
+				report(b, "expanding in memory");
+			}
+			stop = !may_deepen(b);
+			if (!stop)
+				expand_node(b, level[k]);
+		}
+		pfree(level);
+		from = to;
+		to = b->nnodes;
+		read_stored(b, from, to);
+		if (stop)
+			return;
+	}
+}
+
+/*
+ * Values of the states this batch expanded, from their children's: deepest
+ * (latest found) first.  A child the batch expanded too is valued before its
+ * parent unless a cycle or a transposition upward links them; propagation
+ * settles those.  Returns whether every value is final that way.
+ */
+static bool
+evaluate(Batch *b)
+{
+	bool		final = true;
+
+	Value	   *moves = palloc(b->game->max_moves * sizeof(Value));
+
+	for (int32 i = b->nnodes - 1; i >= 0; i--)
+	{
+		BatchNode  *node = &b->nodes[i];
+
+		if (!node->expanded)
+			continue;
+		for (int32 k = 0; k < node->nedges; k++)
+		{
+			int32		child = b->edge_child[node->first_edge + k];
+
+			moves[k] = b->nodes[child].value;
+			moves[k].move_id = b->edge_move[node->first_edge + k];
+			final &= !(b->nodes[child].expanded && child <= i);
+		}
+		value_evaluate(b->game, node->mover, moves, node->nedges, &node->value);
+	}
+	pfree(moves);
+	return final;
+}
+
+/* Datum arrays of the values of nodes (rows of one statement). */
+typedef struct ValueColumns
+{
+	Datum		utility,
+				mobility,
+				proven,
+				best_move;
+} ValueColumns;
+
+static ValueColumns
+value_columns(Batch *b, const int32 *nodes, int n, bool with_best_move)
+{
+	ValueColumns c;
+	Datum	   *utility = palloc(Max(n, 1) * sizeof(Datum));
+	Datum	   *mobility = palloc(Max(n, 1) * sizeof(Datum));
+	Datum	   *proven = palloc(Max(n, 1) * sizeof(Datum));
+	Datum	   *best = palloc(Max(n, 1) * sizeof(Datum));
+	bool	   *utility_null = palloc(Max(n, 1) * sizeof(bool));
+	bool	   *mobility_null = palloc(Max(n, 1) * sizeof(bool));
+	bool	   *best_null = palloc(Max(n, 1) * sizeof(bool));
+
+	for (int k = 0; k < n; k++)
+	{
+		const Value *v = &b->nodes[nodes[k]].value;
+		Jsonb	   *u = value_utility_json(b->writer, v);
+		Jsonb	   *m = value_mobility_json(b->writer, v);
+
+		utility[k] = PointerGetDatum(u);
+		utility_null[k] = u == NULL;
+		mobility[k] = PointerGetDatum(m);
+		mobility_null[k] = m == NULL;
+		proven[k] = BoolGetDatum(v->proven);
+		best[k] = Int64GetDatum(v->move_id);
+		best_null[k] = !with_best_move || v->move_id == 0;
+	}
+	c.utility = datum_array(utility, utility_null, n, JSONBOID);
+	c.mobility = datum_array(mobility, mobility_null, n, JSONBOID);
+	c.proven = datum_array(proven, NULL, n, BOOLOID);
+	c.best_move = datum_array(best, best_null, n, INT8OID);
+	return c;
+}
+
+/* Inserts the new states; those another session stored first become stored ones. */
+static void
+insert_states(Batch *b, Stored *stored)
+{
+	int32	   *rows = palloc(Max(b->nnodes, 1) * sizeof(int32));
+	int			n = 0;
+	Datum	   *id,
+			   *state,
+			   *goal,
+			   *depth,
+			   *control,
+			   *expanded;
+	bool	   *goal_null,
+			   *control_null;
+	ValueColumns values;
+	uint64		inserted_rows;
+	Oid			types[10] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID,
+	BOOLARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID};
+
+	for (int32 i = 0; i < b->nnodes; i++)
+		if (b->nodes[i].kind == NODE_NEW)
+			rows[n++] = i;
+	if (n == 0)
+		return;
+	/* In key order: concurrent writers then never wait on each other in a cycle. */
+	qsort_arg(rows, n, sizeof(int32), compare_node_ids, b->nodes);
+	id = palloc(n * sizeof(Datum));
+	state = palloc(n * sizeof(Datum));
+	goal = palloc(n * sizeof(Datum));
+	depth = palloc(n * sizeof(Datum));
+	control = palloc(n * sizeof(Datum));
+	expanded = palloc(n * sizeof(Datum));
+	goal_null = palloc(n * sizeof(bool));
+	control_null = palloc(n * sizeof(bool));
+	for (int k = 0; k < n; k++)
+	{
+		BatchNode  *node = &b->nodes[rows[k]];
+
+		id[k] = Int64GetDatum(node->id);
+		state[k] = node->state_json;
+		goal[k] = node->goal_json;
+		goal_null[k] = !node->terminal;
+		depth[k] = Int32GetDatum(node->depth);
+		control_null[k] = node->mover == GT_NO_ROLE;
+		control[k] = control_null[k] ? 0 : CStringGetTextDatum(b->game->roles[node->mover]);
+		/* A terminal state has nothing to expand. */
+		expanded[k] = BoolGetDatum(node->terminal || node->expanded);
+	}
+	values = value_columns(b, rows, n, true);
+	spi_run_kept(psprintf("INSERT INTO %s "
+						  "(id, state, goal, depth, control, expanded, utility, mobility, proven, best_move) "
+						  "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+						  "ON CONFLICT (id) DO NOTHING RETURNING id", b->tree->states),
+				 10, types,
+				 (Datum[]) {datum_array(id, NULL, n, INT8OID), datum_array(state, NULL, n, JSONBOID),
+					 datum_array(goal, goal_null, n, JSONBOID), datum_array(depth, NULL, n, INT4OID),
+					 datum_array(control, control_null, n, TEXTOID), datum_array(expanded, NULL, n, BOOLOID),
+				 values.utility, values.mobility, values.proven, values.best_move},
+				 SPI_OK_INSERT_RETURNING);
+	inserted_rows = SPI_processed;
+	stored->states += inserted_rows;
+	for (uint64 r = 0; r < inserted_rows; r++)
+	{
+		bool		isnull;
+		int64		inserted = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r],
+														   SPI_tuptable->tupdesc, 1, &isnull));
+		NodeEntry  *entry = hash_search(b->node_ids, &inserted, HASH_FIND, NULL);
+
+		b->nodes[entry->index].inserted = true;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	/* Those another session stored first: their values count for the edges into them. */
+	if (inserted_rows < (uint64) n)
+	{
+		read_stored(b, 0, b->nnodes);
+		stored->settled = false;
+	}
+	for (int k = 0; k < n; k++)
+	{
+		BatchNode  *node = &b->nodes[rows[k]];
+
+		if (node->kind == NODE_NEW && !node->terminal && !node->expanded)
+			stored->frontier++;
+		if (node->kind == NODE_NEW && node->expanded)
+			stored->expanded++;
+	}
+}
+
+typedef struct EdgeKeys
+{
+	const int64 *init;
+	const int64 *move;
+} EdgeKeys;
+
+static int
+compare_edge_keys(const void *a, const void *b, void *arg)
+{
+	const EdgeKeys *keys = arg;
+	int32		x = *(const int32 *) a;
+	int32		y = *(const int32 *) b;
+
+	if (keys->init[x] != keys->init[y])
+		return (keys->init[x] > keys->init[y]) - (keys->init[x] < keys->init[y]);
+	return (keys->move[x] > keys->move[y]) - (keys->move[x] < keys->move[y]);
+}
+
+/* Writes the batch: moves, states, edges, then the frontier states it expanded. */
+static void
+store_batch(Batch *b, int32 nrows, Stored *stored)
 {
 	const Tree *tree = b->tree;
 	Oid			arrays[2] = {INT8ARRAYOID, JSONBARRAYOID};
-	Datum		values[6];
+	int64	   *init,
+			   *move;
+	int32	   *child;
+	int			nedges = 0;
+	int32	   *rows;
 
 	if (b->nmoves > 0)
 	{
-		values[0] = datum_array(b->move_id, NULL, b->nmoves, INT8OID);
-		values[1] = datum_array(b->move_json, NULL, b->nmoves, JSONBOID);
+		Datum		values[2] = {datum_array(b->move_id, NULL, b->nmoves, INT8OID),
+		datum_array(b->move_json, NULL, b->nmoves, JSONBOID)};
+
 		spi_run_kept(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
-						 "ON CONFLICT DO NOTHING", tree->moves),
-				2, arrays, values, SPI_OK_INSERT);
+							  "ON CONFLICT DO NOTHING", tree->moves),
+					 2, arrays, values, SPI_OK_INSERT);
 		spi_run_kept(psprintf("SELECT u.id FROM unnest($1, $2) u(id, move) JOIN %s m ON m.id = u.id "
-						 "WHERE m.move <> u.move LIMIT 1", tree->moves),
-				2, arrays, values, SPI_OK_SELECT);
+							  "WHERE m.move <> u.move LIMIT 1", tree->moves),
+					 2, arrays, values, SPI_OK_SELECT);
 		if (SPI_processed > 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("move hash collision in tree \"%s\"", tree->qualified)));
 	}
 
-	insert_children(b, stored);
-
 	/*
-	 * An edge copies the values of its child.  Under the tree lock no other
-	 * session changes values until this transaction commits, so those read
-	 * now stay right.
+	 * Under the tree lock no other session stores states or changes values
+	 * until this transaction commits, so the values read now stay right.
 	 */
 	tree_lock(tree);
-	if (hash_get_num_entries(b->children) > 0)
-		read_existing_children(b);
+	insert_states(b, stored);
 
-	if (b->nedges > 0)
+	/* Edges out of the states this batch expanded and stored, with their children's values. */
+	init = palloc(Max(b->nedges, 1) * sizeof(int64));
+	move = palloc(Max(b->nedges, 1) * sizeof(int64));
+	child = palloc(Max(b->nedges, 1) * sizeof(int32));
+	for (int32 i = 0; i < b->nnodes; i++)
 	{
-		Datum	   *next = palloc(b->nedges * sizeof(Datum));
-		Datum	   *utility = palloc(b->nedges * sizeof(Datum));
-		Datum	   *mobility = palloc(b->nedges * sizeof(Datum));
-		Datum	   *proven = palloc(b->nedges * sizeof(Datum));
-		bool	   *utility_null = palloc(b->nedges * sizeof(bool));
-		bool	   *mobility_null = palloc(b->nedges * sizeof(bool));
+		BatchNode  *node = &b->nodes[i];
 
-		for (int e = 0; e < b->nedges; e++)
+		if (!node->expanded || node->kind == NODE_STORED)
+			continue;
+		for (int32 k = 0; k < node->nedges; k++)
 		{
-			int			c = b->edge_child[e];
-
-			next[e] = b->child_id[c];
-			utility[e] = b->child_utility[c];
-			utility_null[e] = b->utility_null[c];
-			mobility[e] = b->child_mobility[c];
-			mobility_null[e] = b->mobility_null[c];
-			proven[e] = b->child_proven[c];
+			init[nedges] = node->id;
+			move[nedges] = b->edge_move[node->first_edge + k];
+			child[nedges++] = b->edge_child[node->first_edge + k];
 		}
-		values[0] = int8_array(b->edge_init, b->nedges);
-		values[1] = int8_array(b->edge_move, b->nedges);
-		values[2] = datum_array(next, NULL, b->nedges, INT8OID);
-		values[3] = datum_array(utility, utility_null, b->nedges, JSONBOID);
-		values[4] = datum_array(mobility, mobility_null, b->nedges, JSONBOID);
-		values[5] = datum_array(proven, NULL, b->nedges, BOOLOID);
+	}
+	if (nedges > 0)
+	{
+		EdgeKeys	keys = {init, move};
+		int32	   *order = palloc(nedges * sizeof(int32));
+		int32	   *children = palloc(nedges * sizeof(int32));
+		Datum	   *init_d = palloc(nedges * sizeof(Datum));
+		Datum	   *move_d = palloc(nedges * sizeof(Datum));
+		Datum	   *next_d = palloc(nedges * sizeof(Datum));
+		ValueColumns values;
+
+		/* In key order, as the states. */
+		for (int e = 0; e < nedges; e++)
+			order[e] = e;
+		qsort_arg(order, nedges, sizeof(int32), compare_edge_keys, &keys);
+		for (int k = 0; k < nedges; k++)
+		{
+			int			e = order[k];
+
+			init_d[k] = Int64GetDatum(init[e]);
+			move_d[k] = Int64GetDatum(move[e]);
+			next_d[k] = Int64GetDatum(b->nodes[child[e]].id);
+			children[k] = child[e];
+		}
+		values = value_columns(b, children, nedges, false);
 		spi_run_kept(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) "
-						 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6) ORDER BY 1, 2", tree->graph),
-				6, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID,
-				BOOLARRAYOID}, values, SPI_OK_INSERT);
+							  "SELECT * FROM unnest($1, $2, $3, $4, $5, $6)", tree->graph),
+					 6, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID,
+					 BOOLARRAYOID},
+					 (Datum[]) {datum_array(init_d, NULL, nedges, INT8OID),
+						 datum_array(move_d, NULL, nedges, INT8OID),
+						 datum_array(next_d, NULL, nedges, INT8OID),
+					 values.utility, values.mobility, values.proven}, SPI_OK_INSERT);
 		stored->edges += SPI_processed;
 	}
 
-	/* Their values now rest on their children: pending until propagated. */
-	values[0] = int8_array(parents, nparents);
-	spi_run_kept(psprintf("UPDATE %s SET expanded = true WHERE id = ANY($1)", tree->states),
-				 1, (Oid[]) {INT8ARRAYOID}, values, SPI_OK_UPDATE);
-	stored->expanded += nparents;
-	stored->frontier -= nparents;
+	/* The frontier states taken: expanded, valued from their children. */
+	rows = palloc(Max(nrows, 1) * sizeof(int32));
+	for (int32 i = 0; i < nrows; i++)
+		rows[i] = i;
+	if (nrows > 0)
+	{
+		ValueColumns values = value_columns(b, rows, nrows, true);
+		Datum	   *ids = palloc(nrows * sizeof(Datum));
+
+		for (int32 i = 0; i < nrows; i++)
+			ids[i] = Int64GetDatum(b->nodes[i].id);
+		spi_run_kept(psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
+							  "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
+							  "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+							  "WHERE s.id = u.id", tree->states),
+					 5, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID},
+					 (Datum[]) {datum_array(ids, NULL, nrows, INT8OID), values.utility, values.mobility,
+					 values.proven, values.best_move}, SPI_OK_UPDATE);
+	}
+	stored->expanded += nrows;
+	stored->frontier -= nrows;
 	tree_count(tree, stored);
 }
 
 /*
  * Expands the states of the current SPI result (columns id, state, depth),
- * which the caller has locked.
+ * which the caller has locked, and stores what it found.
  */
 static void
-expand_rows(const Tree *tree, Stored *stored)
+expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 {
-	const Game *game = tree->game;
 	SPITupleTable *rows = SPI_tuptable;
-	int			nrows = SPI_processed;
-	int64	   *parents = palloc(Max(nrows, 1) * sizeof(int64));
-	GameMove   *moves = palloc(game->max_moves * sizeof(GameMove));
-	GameState  *child = gt_state_alloc(game);
+	int32		nrows = SPI_processed;
 	Batch		b;
+	bool		whole_frontier = false;
+	TimestampTz began;
 
-	batch_init(&b, tree);
-	for (int r = 0; r < nrows; r++)
+	batch_init(&b, tree, limits);
+	for (int32 r = 0; r < nrows; r++)
 	{
 		bool		isnull;
 		HeapTuple	row = rows->vals[r];
 		int64		id = DatumGetInt64(SPI_getbinval(row, rows->tupdesc, 1, &isnull));
 		Jsonb	   *json = DatumGetJsonbP(SPI_getbinval(row, rows->tupdesc, 2, &isnull));
 		int32		depth = DatumGetInt32(SPI_getbinval(row, rows->tupdesc, 3, &isnull));
-		GameState  *state = gt_decode_state(game, json);
-		int			n = game->legal(game, state, moves);
 
-		CHECK_FOR_INTERRUPTS();
-		parents[r] = id;
-		for (int m = 0; m < n; m++)
-		{
-			game->next(game, state, moves[m], child);
-			add_edge(&b, id, move_id(&b, state, moves[m]), add_child(&b, child, depth + 1));
-		}
+		add_node(&b, id, gt_decode_state(tree->game, json), depth, NODE_ROW);
 	}
-	store_batch(&b, parents, nrows, stored);
+	SPI_freetuptable(rows);
+
+	/* Going deeper keeps depths breadth first only when no other state could get there first. */
+	if (limits->deepen && nrows < limits->batch_size)
+	{
+		spi_run_kept(psprintf("SELECT count(*) FROM %s WHERE NOT expanded AND depth < $1", tree->states),
+					 1, (Oid[]) {INT4OID}, (Datum[]) {Int32GetDatum(limits->max_depth)}, SPI_OK_SELECT);
+		whole_frontier = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
+													 &(bool) {0})) == nrows;
+		SPI_freetuptable(SPI_tuptable);
+	}
+	for (int32 r = 0; r < nrows; r++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		expand_node(&b, r);
+	}
+	read_stored(&b, nrows, b.nnodes);
+	stored->taken += nrows;
+	stored->deepened = whole_frontier;
+	if (whole_frontier)
+		deepen(&b, nrows, b.nnodes);
+
+	/*
+	 * A grow batch that expands the root with final values leaves nothing
+	 * above to propagate (unless another session stores some of its states
+	 * first: insert_states checks).  expand() counts every expansion as
+	 * pending: its propagation up from the state takes it back.
+	 */
+	stored->settled = evaluate(&b) && limits->deepen && nrows == 1 &&
+		b.nodes[0].id == tree->root_id;
+	report(&b, "writing");
+	began = GetCurrentTimestamp();
+	store_batch(&b, nrows, stored);
+	stored->write_seconds = (GetCurrentTimestamp() - began) / 1e6;
 }
 
 void
 tree_insert_root(const Tree *tree, const GameState *root, Stored *stored)
 {
+	GrowLimits	limits = {0};
 	Batch		b;
 
-	batch_init(&b, tree);
-	(void) add_child(&b, root, 0);
-	insert_children(&b, stored);
+	batch_init(&b, tree, &limits);
+	(void) add_node(&b, (int64) gt_state_hash(tree->game, root), root, 0, NODE_NEW);
+	insert_states(&b, stored);
 }
 
 PG_FUNCTION_INFO_V1(gametree_expand);
@@ -479,6 +787,7 @@ gametree_expand(PG_FUNCTION_ARGS)
 {
 	int64		state_id = PG_GETARG_INT64(1);
 	Stored		stored = {0};
+	GrowLimits	limits = {0};
 	Tree	   *tree;
 	bool		isnull;
 
@@ -495,7 +804,8 @@ gametree_expand(PG_FUNCTION_ARGS)
 				 errhint("State ids are the id column of %s.", tree->states)));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
 	{
-		expand_rows(tree, &stored);
+		limits.batch_size = 1;
+		expand_rows(tree, &limits, &stored);
 		tree_propagate_up(tree, state_id);
 	}
 	tree_close(tree);
@@ -504,23 +814,25 @@ gametree_expand(PG_FUNCTION_ARGS)
 }
 
 void
-tree_grow_batch(const Tree *tree, int batch_size, int max_depth, Stored *stored)
+tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *stored)
 {
 	/* Breadth first; SKIP LOCKED lets concurrent sessions share the frontier. */
 	spi_run_kept(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
-					 "ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED", tree->states),
-			2, (Oid[]) {INT4OID, INT4OID},
-			(Datum[]) {Int32GetDatum(max_depth), Int32GetDatum(batch_size)}, SPI_OK_SELECT);
+						  "ORDER BY depth, id LIMIT $2 FOR UPDATE SKIP LOCKED", tree->states),
+				 2, (Oid[]) {INT4OID, INT4OID},
+				 (Datum[]) {Int32GetDatum(limits->max_depth), Int32GetDatum(limits->batch_size)},
+				 SPI_OK_SELECT);
 	if (SPI_processed > 0)
-		expand_rows(tree, stored);
+		expand_rows(tree, limits, stored);
+	else
+		SPI_freetuptable(SPI_tuptable);
 }
 
 PG_FUNCTION_INFO_V1(gametree_grow_step);
 Datum
 gametree_grow_step(PG_FUNCTION_ARGS)
 {
-	int32		batch_size = PG_GETARG_INT32(1);
-	int32		max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
+	GrowLimits	limits = {0};
 	Stored		stored = {0};
 	TupleDesc	desc;
 	Datum		values[3];
@@ -529,21 +841,23 @@ gametree_grow_step(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		PG_RETURN_NULL();
-	if (batch_size < 1)
+	limits.batch_size = PG_GETARG_INT32(1);
+	limits.max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
+	if (limits.batch_size < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("batch_size must be positive, not %d", batch_size)));
-	if (max_depth < 0)
+				 errmsg("batch_size must be positive, not %d", limits.batch_size)));
+	if (limits.max_depth < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_depth must not be negative, not %d", max_depth)));
+				 errmsg("max_depth must not be negative, not %d", limits.max_depth)));
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "grow_step must return a row");
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
-	tree_grow_batch(tree, batch_size, max_depth, &stored);
+	tree_grow_batch(tree, &limits, &stored);
 	tree_close(tree);
 	SPI_finish();
 

@@ -12,9 +12,8 @@
  * a function, where it cannot commit, it does the same work in the caller's
  * transaction: others see it when the caller commits, and an error undoes it.
  *
- * Each batch runs as its own SQL call, so that everything a batch allocates
- * (SPI results included) is freed when it ends: memory stays bounded over
- * jobs of millions of states.
+ * Each batch allocates in a memory context reset when it ends: memory stays
+ * bounded over jobs of millions of states.
  */
 #include "postgres.h"
 
@@ -26,7 +25,9 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "store/expand.h"
 #include "store/propagate.h"
+#include "utils/memutils.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/timestamp.h"
@@ -37,7 +38,7 @@
 typedef struct GrowJob
 {
 	Tree	   *tree;
-	Datum		name;			/* the tree's quoted schema.name, for the SQL calls */
+	MemoryContext batch_cxt;	/* reset after each batch */
 	bool		can_commit;
 	int64		max_states;		/* -1: no limit */
 	int32		max_depth;
@@ -59,6 +60,8 @@ typedef struct GrowJob
  */
 static double read_seconds_per_row = 3e-6;
 static double write_seconds_per_row = 3e-5;
+/* And what storing a batch costs per state and edge. */
+static double insert_seconds_per_row = 1e-5;
 
 typedef struct TreeCounters
 {
@@ -160,19 +163,24 @@ notice_progress(GrowJob *job, const char *phase)
 }
 
 /*
- * Is it time to stop expanding, to leave the final propagation its time?  It
- * reads the whole tree and writes about each state expanded since the last
- * propagation and the edges into it.
+ * The time the final propagation needs, in microseconds: it reads the whole
+ * tree and writes about each state expanded since the last propagation and
+ * the edges into it.
  */
+static int64
+propagation_reserve(const GrowJob *job, const TreeCounters *c)
+{
+	double		writes = job->unpropagated * (1.0 + (double) c->edges / Max(c->states, 1));
+
+	return (int64) (1e6 * (read_seconds_per_row * (c->states + c->edges) +
+						   write_seconds_per_row * writes));
+}
+
+/* Is it time to stop expanding, to leave the final propagation its time? */
 static bool
 time_is_up(const GrowJob *job, const TreeCounters *c)
 {
-	double		writes = job->unpropagated * (1.0 + (double) c->edges / Max(c->states, 1));
-	double		reserve = read_seconds_per_row * (c->states + c->edges) +
-		write_seconds_per_row * writes;
-
-	return job->deadline != 0 &&
-		GetCurrentTimestamp() + (int64) (reserve * 1e6) >= job->deadline;
+	return job->deadline != 0 && GetCurrentTimestamp() + propagation_reserve(job, c) >= job->deadline;
 }
 
 /*
@@ -211,32 +219,62 @@ analyze_when_doubled(GrowJob *job, const TreeCounters *c)
 	return true;
 }
 
-/* One batch; returns the states it expanded (0: the frontier is exhausted). */
+/* NOTICEs from inside a batch that goes on in memory. */
+static void
+batch_progress(void *arg, const char *phase, int64 states)
+{
+	GrowJob    *job = arg;
+
+	job->noticed = GetCurrentTimestamp();
+	ereport(NOTICE,
+			(errmsg("grow %s: %s, %lld states in this batch", job->tree->qualified, phase,
+					(long long) states)));
+}
+
+/*
+ * One batch; returns the frontier states it took (0: none is free).  A batch
+ * that holds the whole frontier goes on in memory for up to four progress
+ * intervals, and never past the time the final propagation needs.
+ */
 static int64
-grow_batch(GrowJob *job, int budget)
+grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 {
 	TimestampTz start = GetCurrentTimestamp();
 	double		seconds;
-	int64		expanded;
 	double		target = gt_progress_interval / 2000.0;
+	GrowLimits	limits = {0};
+	Stored		stored = {0};
+	MemoryContext outer = MemoryContextSwitchTo(job->batch_cxt);
 
-	spi_run("SELECT expanded, states FROM gametree.grow_step($1, $2, $3)", 3,
-			(Oid[]) {TEXTOID, INT4OID, INT4OID},
-			(Datum[]) {job->name, Int32GetDatum(budget), Int32GetDatum(job->max_depth)},
-			SPI_OK_SELECT);
-	expanded = int8_result(1);
-	job->expanded += expanded;
-	job->unpropagated += expanded;
-	job->stored += int8_result(2);
-	SPI_freetuptable(SPI_tuptable);
+	limits.batch_size = budget;
+	limits.max_depth = job->max_depth;
+	limits.deepen = true;
+	limits.max_new_states = job->max_states >= 0 ? Max(job->max_states - c->states, 0) : -1;
+	limits.deadline = start + (int64) gt_progress_interval * 4000;
+	if (job->deadline != 0)
+		limits.deadline = Min(limits.deadline, job->deadline - propagation_reserve(job, c));
+	limits.write_seconds_per_row = insert_seconds_per_row;
+	limits.progress = batch_progress;
+	limits.progress_arg = job;
+	tree_hold_tables(job->tree);
+	tree_grow_batch(job->tree, &limits, &stored);
+	tree_release_tables(job->tree);
+	MemoryContextSwitchTo(outer);
+	MemoryContextReset(job->batch_cxt);
+
+	job->expanded += stored.expanded;
+	job->unpropagated += stored.expanded;
+	job->stored += stored.states;
+	if (stored.states + stored.edges > 1000)
+		insert_seconds_per_row = stored.write_seconds / (stored.states + stored.edges);
 
 	/* Size the next batch so that it takes about half a progress interval. */
 	seconds = (GetCurrentTimestamp() - start) / 1e6;
-	if (expanded == budget)
+	if (stored.taken == budget && !stored.deepened)
 		job->batch = (int) Min((double) gt_grow_batch_size,
 							   Max((double) MIN_BATCH,
 								   seconds > 0 ? Min(2.0 * budget, budget * target / seconds) : 2.0 * budget));
-	return expanded;
+	return stored.taken;
 }
 
 /*
@@ -363,7 +401,8 @@ gametree_grow(PG_FUNCTION_ARGS)
 
 	SPI_connect_ext(job.can_commit ? SPI_OPT_NONATOMIC : 0);
 	job.tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
-	job.name = CStringGetTextDatum(job.tree->qualified);
+	job.batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree grow batch",
+										  ALLOCSET_DEFAULT_SIZES);
 	start_progress(&job);
 	commit_if_possible(&job);
 
@@ -379,7 +418,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 			break;
 		if (analyze_when_doubled(&job, &c))
 			commit_if_possible(&job);
-		if (grow_batch(&job, batch_budget(&job, &c)) == 0)
+		if (grow_batch(&job, batch_budget(&job, &c), &c) == 0)
 		{
 			bool		left = frontier_left(&job);
 

@@ -98,6 +98,7 @@ typedef struct Graph
 	uint64		slot_mask;
 	Size		memory;			/* bytes held, against gametree.work_memory */
 	ValueReader *reader;
+	ValueWriter *writer;
 	int64		evaluations;
 	PropagateControl *control;
 	TimestampTz noticed;
@@ -591,10 +592,10 @@ chunk_add(const Graph *g, Chunk *chunk, int64 key1, int64 key2, const char *pack
 	unpack(&g->layout, packed, best, &v);
 	chunk->key1[k] = Int64GetDatum(key1);
 	chunk->key2[k] = Int64GetDatum(key2);
-	utility = value_utility_json(g->game, &v);
+	utility = value_utility_json(g->writer, &v);
 	chunk->utility_null[k] = utility == NULL;
 	chunk->utility[k] = PointerGetDatum(utility);
-	mobility = value_mobility_json(g->game, &v);
+	mobility = value_mobility_json(g->writer, &v);
 	chunk->mobility_null[k] = mobility == NULL;
 	chunk->mobility[k] = PointerGetDatum(mobility);
 	chunk->proven[k] = BoolGetDatum(v.proven);
@@ -730,6 +731,7 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 		MemoryContext outer = MemoryContextSwitchTo(g->cxt);
 
 		g->reader = value_reader_create(g->game);
+		g->writer = value_writer_create(g->game);
 		MemoryContextSwitchTo(outer);
 	}
 }

@@ -11,7 +11,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
-/* Distinct jsonb values remembered: goals, estimates and mobilities recur in millions of rows. */
+/* Distinct values remembered: goals, estimates and mobilities recur in millions of rows. */
 #define DECODED_MAX 4096
 
 typedef struct Decoded
@@ -119,24 +119,88 @@ value_read(ValueReader *reader, Datum utility, bool utility_null, Datum mobility
 	}
 }
 
-Jsonb *
-value_utility_json(const Game *game, const Value *v)
+typedef struct Encoded
 {
-	return v->known ? gt_encode_role_values(game, v->utility, NULL) : NULL;
+	uint64		hash;
+	int32		numbers[GT_MAX_ROLES];
+	Jsonb	   *json;
+} Encoded;
+
+struct ValueWriter
+{
+	const Game *game;
+	MemoryContext cxt;
+	HTAB	   *encoded[2];		/* utility, mobility */
+};
+
+ValueWriter *
+value_writer_create(const Game *game)
+{
+	ValueWriter *writer = palloc0(sizeof(ValueWriter));
+	HASHCTL		ctl = {0};
+
+	writer->game = game;
+	writer->cxt = CurrentMemoryContext;
+	ctl.keysize = sizeof(uint64);
+	ctl.entrysize = sizeof(Encoded);
+	ctl.hcxt = CurrentMemoryContext;
+	for (int i = 0; i < 2; i++)
+		writer->encoded[i] = hash_create("gametree encoded values", 256, &ctl,
+										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	return writer;
+}
+
+/* {"role": number or null} for numbers (utility in hundredths; -1: null), remembered. */
+static Jsonb *
+encode_roles(ValueWriter *writer, int which, const int32 *numbers)
+{
+	const Game *game = writer->game;
+	Size		len = game->nroles * sizeof(int32);
+	uint64		hash = gt_hash_bytes((const uint8 *) numbers, len) ^ which;
+	Encoded    *entry;
+	bool		found;
+	double		values[GT_MAX_ROLES];
+	bool		known[GT_MAX_ROLES];
+	Jsonb	   *json;
+	MemoryContext outer;
+
+	entry = hash_search(writer->encoded[which], &hash, HASH_FIND, &found);
+	if (found && memcmp(entry->numbers, numbers, len) == 0)
+		return entry->json;
+	for (int r = 0; r < game->nroles; r++)
+	{
+		known[r] = which == 0 || numbers[r] >= 0;
+		values[r] = which == 0 ? numbers[r] / 100.0 : numbers[r];
+	}
+	if (found || hash_get_num_entries(writer->encoded[which]) >= DECODED_MAX)
+		return gt_encode_role_values(game, values, known);
+	outer = MemoryContextSwitchTo(writer->cxt);
+	json = gt_encode_role_values(game, values, known);
+	MemoryContextSwitchTo(outer);
+	entry = hash_search(writer->encoded[which], &hash, HASH_ENTER, &found);
+	memcpy(entry->numbers, numbers, len);
+	entry->json = json;
+	return json;
 }
 
 Jsonb *
-value_mobility_json(const Game *game, const Value *v)
+value_utility_json(ValueWriter *writer, const Value *v)
 {
-	double		counts[GT_MAX_ROLES];
-	bool		known[GT_MAX_ROLES];
+	int32		hundredths[GT_MAX_ROLES];
+
+	if (!v->known)
+		return NULL;
+	for (int r = 0; r < writer->game->nroles; r++)
+		hundredths[r] = (int32) rint(v->utility[r] * 100.0);
+	return encode_roles(writer, 0, hundredths);
+}
+
+Jsonb *
+value_mobility_json(ValueWriter *writer, const Value *v)
+{
 	bool		any = false;
 
-	for (int r = 0; r < game->nroles; r++)
-	{
-		known[r] = v->mobility[r] >= 0;
-		counts[r] = v->mobility[r];
-		any |= known[r];
-	}
-	return any ? gt_encode_role_values(game, counts, known) : NULL;
+	for (int r = 0; r < writer->game->nroles; r++)
+		any |= v->mobility[r] >= 0;
+	return any ? encode_roles(writer, 1, v->mobility) : NULL;
 }

@@ -21,8 +21,15 @@ extern ValueReader *value_reader_create(const Game *game);
 extern void value_read(ValueReader *reader, Datum utility, bool utility_null,
 					   Datum mobility, bool mobility_null, bool proven, Value *out);
 
-/* The columns of a value: NULL when the utility is unknown, or no role's mobility is. */
-extern Jsonb *value_utility_json(const Game *game, const Value *v);
-extern Jsonb *value_mobility_json(const Game *game, const Value *v);
+/*
+ * Writes the columns of values: NULL when the utility is unknown, or no
+ * role's mobility is.  The same few values recur in millions of rows, so
+ * encoded ones are remembered; the results are shared, not to be changed.
+ */
+typedef struct ValueWriter ValueWriter;
+
+extern ValueWriter *value_writer_create(const Game *game);
+extern Jsonb *value_utility_json(ValueWriter *writer, const Value *v);
+extern Jsonb *value_mobility_json(ValueWriter *writer, const Value *v);
 
 #endif

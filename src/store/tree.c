@@ -420,11 +420,18 @@ tree_hold_tables(Tree *tree)
 }
 
 void
-tree_close(Tree *tree)
+tree_release_tables(Tree *tree)
 {
 	for (int i = 0; i < lengthof(tree->held); i++)
 		if (tree->held[i] != NULL)
 			relation_close(tree->held[i], NoLock);
+	memset(tree->held, 0, sizeof(tree->held));
+}
+
+void
+tree_close(Tree *tree)
+{
+	tree_release_tables(tree);
 	gt_unpin_search_path(tree->path_level);
 }
 
@@ -516,6 +523,6 @@ tree_count(const Tree *tree, const Stored *stored)
 				(Datum[]) {
 		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(stored->states),
 			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier),
-			Int64GetDatum(stored->expanded > 0 ? 1 : 0)
+			Int64GetDatum(stored->expanded > 0 && !stored->settled ? 1 : 0)
 	}, SPI_OK_UPDATE);
 }

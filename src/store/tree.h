@@ -40,6 +40,10 @@ typedef struct Tree
 /* Counts of what an expansion stored. */
 typedef struct Stored
 {
+	int64		taken;			/* frontier states a batch took */
+	bool		deepened;		/* and went on in memory below them */
+	bool		settled;		/* its values are final: nothing above it to propagate */
+	double		write_seconds;	/* writing them took */
 	int64		expanded;
 	int64		states;
 	int64		frontier;		/* new states still to expand */
@@ -61,6 +65,8 @@ extern Tree *tree_find(text *name);
  * the functions that read rows in C; not across commits.
  */
 extern void tree_hold_tables(Tree *tree);
+/* Releases held tables (before a commit). */
+extern void tree_release_tables(Tree *tree);
 /* Releases held tables and unpins search_path. */
 extern void tree_close(Tree *tree);
 
@@ -72,16 +78,6 @@ extern void tree_parse_name(text *name, char **schema, char **base);
 /* Pins search_path to pg_catalog, pg_temp; returns the level to unpin. */
 extern int	gt_pin_search_path(void);
 extern void gt_unpin_search_path(int level);
-
-/*
- * One batch of growth (expand.c): expands up to batch_size frontier states
- * shallower than max_depth that no other session holds, shallowest first,
- * and marks them stale.  Adds what it stored to *stored.
- */
-extern void tree_grow_batch(const Tree *tree, int batch_size, int max_depth, Stored *stored);
-
-/* Stores the root of a new tree (expand.c), adding it to *stored. */
-extern void tree_insert_root(const Tree *tree, const GameState *root, Stored *stored);
 
 /*
  * Serialises propagation and counters among the sessions writing the tree:

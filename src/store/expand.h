@@ -1,0 +1,39 @@
+/*
+ * expand.h: expanding frontier states into a tree's tables (expand.c).
+ */
+#ifndef GAMETREE_EXPAND_H
+#define GAMETREE_EXPAND_H
+
+#include "store/tree.h"
+#include "utils/timestamp.h"
+
+/* What one batch may do. */
+typedef struct GrowLimits
+{
+	int32		batch_size;		/* frontier states it takes */
+	int32		max_depth;		/* it expands states shallower than this */
+	/*
+	 * When it holds the whole frontier, it may go on breadth first in memory
+	 * while it holds less than gametree.work_memory, has found fewer than
+	 * max_new_states (-1: no limit) and the deadline (0: none) has not come.
+	 */
+	bool		deepen;
+	int64		max_new_states;
+	TimestampTz deadline;		/* by which what it holds must be written */
+	double		write_seconds_per_row;	/* expected, to write what it holds */
+	/* Called about every gametree.progress_interval with the states it holds; may be NULL. */
+	void		(*progress) (void *arg, const char *phase, int64 states);
+	void	   *progress_arg;
+} GrowLimits;
+
+/*
+ * One batch: expands frontier states shallower than max_depth that no other
+ * session holds, shallowest first, and stores what it found, counted as
+ * pending propagation.  Adds what it stored to *stored.
+ */
+extern void tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *stored);
+
+/* Stores the root of a new tree, adding it to *stored. */
+extern void tree_insert_root(const Tree *tree, const GameState *root, Stored *stored);
+
+#endif
