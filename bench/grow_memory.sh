@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # (c) Memory of the backend that grows connect four to MEM_STATES states
-# (default 2,000,000) in one CALL gametree.grow: it must stay bounded, not
-# grow with the tree.  The backend's private memory (RssAnon in
+# (default 2,000,000) in one CALL gametree.grow, with gametree.work_memory =
+# MEM_WORK (default 1GB): it must stay within that setting, not grow with
+# the tree beyond it.  The backend's private memory (RssAnon in
 # /proc/<pid>/status) is sampled every second; VmRSS and VmHWM also count
 # the shared_buffers pages it touched, so they are shown but are not the
 # figure.  The figure is the ratio of the peak RssAnon while the tree grew
@@ -9,6 +10,7 @@
 # bounded.
 source "$(dirname "$0")/bench.sh"
 MEM_STATES=${MEM_STATES:-2000000}
+MEM_WORK=${MEM_WORK:-1GB}
 gt_setup
 gt_fresh_database gametree_bench
 db=gametree_bench
@@ -17,6 +19,7 @@ samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT
 
 PGAPPNAME=$app gt_psql -d $db -qAt -c "SET client_min_messages = warning" \
+	-c "SET gametree.work_memory = '$MEM_WORK'" \
 	-c "SELECT gametree.create_tree('mem', 'connect4')" \
 	-c "CALL gametree.grow('mem', max_states => $MEM_STATES)" >/dev/null &
 grower=$!
@@ -42,9 +45,9 @@ done
 wait $grower
 
 final=$(gt_psql -d $db -qAt -F' ' -c "SELECT states, edges FROM gametree.tree_stats('mem')")
-# Propagation every 30 s of grow brings peaks that last a few seconds: the
+# Propagation (at the end) holds the whole tree and brings a peak: the
 # table shows, for each tenth of the run, the largest RssAnon seen in it.
-awk -v final="$final" '
+awk -v final="$final" -v work="$MEM_WORK" '
 	{ t[NR] = $1; s[NR] = $2; anon[NR] = $3; rss[NR] = $4; hwm[NR] = $5 }
 	END {
 		split(final, f, " ")
@@ -71,8 +74,8 @@ awk -v final="$final" '
 			else if (anon[i] > second) second = anon[i]
 			if (anon[i] > peak) { peak = anon[i]; at = i }
 		}
-		printf "peak RssAnon %.1f MB (at %d s, %d states), VmHWM %.1f MB\n", peak / 1024, t[at], s[at],
-			hwm[NR] / 1024
+		printf "peak RssAnon %.1f MB (at %d s, %d states), VmHWM %.1f MB; gametree.work_memory %s\n",
+			peak / 1024, t[at], s[at], hwm[NR] / 1024, work
 		printf "peak RssAnon, second half / first half of the states: %.2f (%.1f / %.1f MB)\n",
 			first ? second / first : 0, second / 1024, first / 1024
 	}' "$samples"

@@ -54,7 +54,7 @@ SELECT is(pg_temp.sqlstate_after($$CREATE RULE quiet AS ON INSERT TO tampered_mo
 CREATE FUNCTION pg_temp.alter_states() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN ALTER TABLE public.tampered_states ALTER COLUMN utility TYPE text; RETURN NULL; END $$;
 CREATE FUNCTION pg_temp.add_rule() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN CREATE RULE quiet AS ON UPDATE TO public.tampered_states DO INSTEAD NOTHING; RETURN NULL; END $$;
+BEGIN CREATE OR REPLACE RULE quiet AS ON UPDATE TO public.tampered_states DO INSTEAD NOTHING; RETURN NULL; END $$;
 SELECT is(left(pg_temp.sqlstate_after(
             $$CREATE TRIGGER alter_states AFTER INSERT ON tampered_graph
               FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.alter_states()$$,

@@ -74,6 +74,8 @@ SELECT is((SELECT row(states, edges, frontier)::text FROM gametree.trees WHERE n
 SELECT gametree.create_tree('whole', 'connect4');
 CALL gametree.grow('whole', max_depth => 6);
 SELECT gametree.create_tree('resumed', 'connect4');
+-- (short batches, so that some commit before the timeout)
+SELECT dblink_exec('one', $$SET gametree.progress_interval = 10$$);
 SELECT dblink_exec('one', $$SET statement_timeout = '400ms'$$);
 SELECT dblink_send_query('one', $$CALL gametree.grow('resumed', max_depth => 6)$$);
 SELECT * FROM dblink_get_result('one', false) AS r(status text);

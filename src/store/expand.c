@@ -50,7 +50,6 @@ typedef struct BatchNode
 	int8		kind;
 	bool		terminal;
 	bool		expanded;		/* by this batch: its edges are first_edge .. + nedges - 1 */
-	bool		inserted;		/* NODE_NEW: by this batch's INSERT */
 	int			mover;
 	int32		first_edge;
 	int32		nedges;
@@ -283,8 +282,7 @@ expand_node(Batch *b, int32 i)
 }
 
 /*
- * New nodes from..to-1 (not inserted by this batch) that the tables hold
- * already: checks that they are the same positions, takes their current
+ * New nodes from..to-1 that the tables hold already: checks that they are the same positions, takes their current
  * values, and marks them stored.
  */
 static void
@@ -298,7 +296,7 @@ read_stored(Batch *b, int32 from, int32 to)
 		return;
 	ids = palloc((to - from) * sizeof(Datum));
 	for (int32 i = from; i < to; i++)
-		if (b->nodes[i].kind == NODE_NEW && !b->nodes[i].inserted)
+		if (b->nodes[i].kind == NODE_NEW)
 			ids[n++] = Int64GetDatum(b->nodes[i].id);
 	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven "
 						  "FROM %s s WHERE s.id = ANY($1)", tree->states),
@@ -356,14 +354,17 @@ static bool
 may_deepen(Batch *b)
 {
 	const GrowLimits *limits = b->limits;
+	TimestampTz now;
 
 	if (b->memory > (Size) gt_work_memory * 1024)
 		return false;
 	if (limits->max_new_states >= 0 && b->new_nodes >= limits->max_new_states)
 		return false;
+	now = GetCurrentTimestamp();
+	if (now >= limits->deepen_until)
+		return false;
 	return limits->deadline == 0 ||
-		GetCurrentTimestamp() + (int64) (1e6 * limits->write_seconds_per_row * (b->new_nodes + b->nedges)) <
-		limits->deadline;
+		now + (int64) (1e6 * limits->write_seconds_per_row * (b->new_nodes + b->nedges)) < limits->deadline;
 }
 
 static void
@@ -450,67 +451,103 @@ evaluate(Batch *b)
 	return final;
 }
 
-/* Datum arrays of the values of nodes (rows of one statement). */
-typedef struct ValueColumns
-{
-	Datum		utility,
-				mobility,
-				proven,
-				best_move;
-} ValueColumns;
+/*
+ * Rows of one statement, column by column, sent WRITE_ROWS at a time as
+ * arrays to unnest: larger arrays would be materialised on disk.
+ */
+#define WRITE_ROWS 10000
+#define MAX_COLUMNS 10
 
-static ValueColumns
-value_columns(Batch *b, const int32 *nodes, int n, bool with_best_move)
+typedef struct Columns
 {
-	ValueColumns c;
-	Datum	   *utility = palloc(Max(n, 1) * sizeof(Datum));
-	Datum	   *mobility = palloc(Max(n, 1) * sizeof(Datum));
-	Datum	   *proven = palloc(Max(n, 1) * sizeof(Datum));
-	Datum	   *best = palloc(Max(n, 1) * sizeof(Datum));
-	bool	   *utility_null = palloc(Max(n, 1) * sizeof(bool));
-	bool	   *mobility_null = palloc(Max(n, 1) * sizeof(bool));
-	bool	   *best_null = palloc(Max(n, 1) * sizeof(bool));
+	int			ncols;
+	int			nrows;
+	Oid			types[MAX_COLUMNS];
+	Datum	   *values[MAX_COLUMNS];
+	bool	   *nulls[MAX_COLUMNS];
+} Columns;
 
-	for (int k = 0; k < n; k++)
+static void
+columns_init(Columns *c, int nrows, int ncols, const Oid *types)
+{
+	c->ncols = ncols;
+	c->nrows = nrows;
+	for (int k = 0; k < ncols; k++)
 	{
-		const Value *v = &b->nodes[nodes[k]].value;
-		Jsonb	   *u = value_utility_json(b->writer, v);
-		Jsonb	   *m = value_mobility_json(b->writer, v);
-
-		utility[k] = PointerGetDatum(u);
-		utility_null[k] = u == NULL;
-		mobility[k] = PointerGetDatum(m);
-		mobility_null[k] = m == NULL;
-		proven[k] = BoolGetDatum(v->proven);
-		best[k] = Int64GetDatum(v->move_id);
-		best_null[k] = !with_best_move || v->move_id == 0;
+		c->types[k] = types[k];
+		c->values[k] = palloc_extended(Max(nrows, 1) * sizeof(Datum), MCXT_ALLOC_HUGE);
+		c->nulls[k] = palloc_extended(Max(nrows, 1) * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	}
-	c.utility = datum_array(utility, utility_null, n, JSONBOID);
-	c.mobility = datum_array(mobility, mobility_null, n, JSONBOID);
-	c.proven = datum_array(proven, NULL, n, BOOLOID);
-	c.best_move = datum_array(best, best_null, n, INT8OID);
-	return c;
 }
 
-/* Inserts the new states; those another session stored first become stored ones. */
-static void
-insert_states(Batch *b, Stored *stored)
+static inline void
+columns_set(Columns *c, int col, int row, Datum value, bool isnull)
 {
-	int32	   *rows = palloc(Max(b->nnodes, 1) * sizeof(int32));
-	int			n = 0;
-	Datum	   *id,
-			   *state,
-			   *goal,
-			   *depth,
-			   *control,
-			   *expanded;
-	bool	   *goal_null,
-			   *control_null;
-	ValueColumns values;
-	uint64		inserted_rows;
-	Oid			types[10] = {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID,
-	BOOLARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID};
+	c->values[col][row] = value;
+	c->nulls[col][row] = isnull;
+}
 
+/* utility, mobility, proven (and best_move) of a value from column col on. */
+static void
+columns_set_value(Batch *b, Columns *c, int col, int row, const Value *v, bool with_best_move)
+{
+	Jsonb	   *utility = value_utility_json(b->writer, v);
+	Jsonb	   *mobility = value_mobility_json(b->writer, v);
+
+	columns_set(c, col, row, PointerGetDatum(utility), utility == NULL);
+	columns_set(c, col + 1, row, PointerGetDatum(mobility), mobility == NULL);
+	columns_set(c, col + 2, row, BoolGetDatum(v->proven), false);
+	if (with_best_move)
+		columns_set(c, col + 3, row, Int64GetDatum(v->move_id), v->move_id == 0);
+}
+
+/* Runs sql ($1..$ncols: the columns' arrays) per WRITE_ROWS rows; returns the rows processed. */
+static uint64
+columns_write(Columns *c, const char *sql, int expected)
+{
+	Oid			arrays[MAX_COLUMNS];
+	Datum		values[MAX_COLUMNS];
+	uint64		processed = 0;
+
+	for (int k = 0; k < c->ncols; k++)
+		arrays[k] = get_array_type(c->types[k]);
+	for (int first = 0; first < c->nrows; first += WRITE_ROWS)
+	{
+		int			n = Min(WRITE_ROWS, c->nrows - first);
+		MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree batch write",
+														ALLOCSET_DEFAULT_SIZES);
+		MemoryContext outer = MemoryContextSwitchTo(chunk_cxt);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int k = 0; k < c->ncols; k++)
+			values[k] = datum_array(c->values[k] + first, c->nulls[k] + first, n, c->types[k]);
+		spi_run_kept(sql, c->ncols, arrays, values, expected);
+		processed += SPI_processed;
+		MemoryContextSwitchTo(outer);
+		MemoryContextDelete(chunk_cxt);
+	}
+	return processed;
+}
+
+/*
+ * Inserts the new states.  Under the tree lock only a session that stored
+ * states since this batch looked could have stored some of them: then they
+ * are looked up again, and count as stored ones.
+ */
+static void
+insert_states(Batch *b, int64 states_seen, Stored *stored)
+{
+	int32	   *rows = palloc_extended(Max(b->nnodes, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int			n = 0;
+	Columns		c;
+	Oid			types[10] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID, JSONBOID,
+	BOOLOID, INT8OID};
+
+	if (states_seen >= 0 && tree_states(b->tree) != states_seen)
+	{
+		read_stored(b, 0, b->nnodes);
+		stored->settled = false;
+	}
 	for (int32 i = 0; i < b->nnodes; i++)
 		if (b->nodes[i].kind == NODE_NEW)
 			rows[n++] = i;
@@ -518,66 +555,29 @@ insert_states(Batch *b, Stored *stored)
 		return;
 	/* In key order: concurrent writers then never wait on each other in a cycle. */
 	qsort_arg(rows, n, sizeof(int32), compare_node_ids, b->nodes);
-	id = palloc(n * sizeof(Datum));
-	state = palloc(n * sizeof(Datum));
-	goal = palloc(n * sizeof(Datum));
-	depth = palloc(n * sizeof(Datum));
-	control = palloc(n * sizeof(Datum));
-	expanded = palloc(n * sizeof(Datum));
-	goal_null = palloc(n * sizeof(bool));
-	control_null = palloc(n * sizeof(bool));
+	columns_init(&c, n, 10, types);
 	for (int k = 0; k < n; k++)
 	{
 		BatchNode  *node = &b->nodes[rows[k]];
 
-		id[k] = Int64GetDatum(node->id);
-		state[k] = node->state_json;
-		goal[k] = node->goal_json;
-		goal_null[k] = !node->terminal;
-		depth[k] = Int32GetDatum(node->depth);
-		control_null[k] = node->mover == GT_NO_ROLE;
-		control[k] = control_null[k] ? 0 : CStringGetTextDatum(b->game->roles[node->mover]);
+		columns_set(&c, 0, k, Int64GetDatum(node->id), false);
+		columns_set(&c, 1, k, node->state_json, false);
+		columns_set(&c, 2, k, node->goal_json, !node->terminal);
+		columns_set(&c, 3, k, Int32GetDatum(node->depth), false);
+		columns_set(&c, 4, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
+					CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
 		/* A terminal state has nothing to expand. */
-		expanded[k] = BoolGetDatum(node->terminal || node->expanded);
-	}
-	values = value_columns(b, rows, n, true);
-	spi_run_kept(psprintf("INSERT INTO %s "
-						  "(id, state, goal, depth, control, expanded, utility, mobility, proven, best_move) "
-						  "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
-						  "ON CONFLICT (id) DO NOTHING RETURNING id", b->tree->states),
-				 10, types,
-				 (Datum[]) {datum_array(id, NULL, n, INT8OID), datum_array(state, NULL, n, JSONBOID),
-					 datum_array(goal, goal_null, n, JSONBOID), datum_array(depth, NULL, n, INT4OID),
-					 datum_array(control, control_null, n, TEXTOID), datum_array(expanded, NULL, n, BOOLOID),
-				 values.utility, values.mobility, values.proven, values.best_move},
-				 SPI_OK_INSERT_RETURNING);
-	inserted_rows = SPI_processed;
-	stored->states += inserted_rows;
-	for (uint64 r = 0; r < inserted_rows; r++)
-	{
-		bool		isnull;
-		int64		inserted = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r],
-														   SPI_tuptable->tupdesc, 1, &isnull));
-		NodeEntry  *entry = hash_search(b->node_ids, &inserted, HASH_FIND, NULL);
-
-		b->nodes[entry->index].inserted = true;
-	}
-	SPI_freetuptable(SPI_tuptable);
-	/* Those another session stored first: their values count for the edges into them. */
-	if (inserted_rows < (uint64) n)
-	{
-		read_stored(b, 0, b->nnodes);
-		stored->settled = false;
-	}
-	for (int k = 0; k < n; k++)
-	{
-		BatchNode  *node = &b->nodes[rows[k]];
-
-		if (node->kind == NODE_NEW && !node->terminal && !node->expanded)
+		columns_set(&c, 5, k, BoolGetDatum(node->terminal || node->expanded), false);
+		columns_set_value(b, &c, 6, k, &node->value, true);
+		if (!node->terminal && !node->expanded)
 			stored->frontier++;
-		if (node->kind == NODE_NEW && node->expanded)
+		if (node->expanded)
 			stored->expanded++;
 	}
+	stored->states += columns_write(&c, psprintf("INSERT INTO %s (id, state, goal, depth, control, "
+												 "expanded, utility, mobility, proven, best_move) "
+												 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+												 b->tree->states), SPI_OK_INSERT);
 }
 
 typedef struct EdgeKeys
@@ -598,17 +598,79 @@ compare_edge_keys(const void *a, const void *b, void *arg)
 	return (keys->move[x] > keys->move[y]) - (keys->move[x] < keys->move[y]);
 }
 
+/* Edges out of the states this batch expanded and stores, with their children's values. */
+static void
+insert_edges(Batch *b, Stored *stored)
+{
+	int64	   *init = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
+	int64	   *move = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
+	int32	   *child = palloc_extended(Max(b->nedges, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *order;
+	EdgeKeys	keys = {init, move};
+	int			n = 0;
+	Columns		c;
+	Oid			types[6] = {INT8OID, INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID};
+
+	for (int32 i = 0; i < b->nnodes; i++)
+	{
+		BatchNode  *node = &b->nodes[i];
+
+		if (!node->expanded || node->kind == NODE_STORED)
+			continue;
+		for (int32 k = 0; k < node->nedges; k++)
+		{
+			init[n] = node->id;
+			move[n] = b->edge_move[node->first_edge + k];
+			child[n++] = b->edge_child[node->first_edge + k];
+		}
+	}
+	if (n == 0)
+		return;
+	/* In key order, as the states. */
+	order = palloc_extended(n * sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int e = 0; e < n; e++)
+		order[e] = e;
+	qsort_arg(order, n, sizeof(int32), compare_edge_keys, &keys);
+	columns_init(&c, n, 6, types);
+	for (int k = 0; k < n; k++)
+	{
+		int			e = order[k];
+
+		columns_set(&c, 0, k, Int64GetDatum(init[e]), false);
+		columns_set(&c, 1, k, Int64GetDatum(move[e]), false);
+		columns_set(&c, 2, k, Int64GetDatum(b->nodes[child[e]].id), false);
+		columns_set_value(b, &c, 3, k, &b->nodes[child[e]].value, false);
+	}
+	stored->edges += columns_write(&c, psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
+												"mobility, proven) SELECT * FROM unnest($1, $2, $3, $4, $5, $6)",
+												b->tree->graph), SPI_OK_INSERT);
+}
+
+/* The frontier states taken: expanded, valued from their children. */
+static void
+update_rows(Batch *b, int32 nrows)
+{
+	Columns		c;
+	Oid			types[5] = {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID};
+
+	columns_init(&c, nrows, 5, types);
+	for (int32 i = 0; i < nrows; i++)
+	{
+		columns_set(&c, 0, i, Int64GetDatum(b->nodes[i].id), false);
+		columns_set_value(b, &c, 1, i, &b->nodes[i].value, true);
+	}
+	columns_write(&c, psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
+							   "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
+							   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+							   "WHERE s.id = u.id", b->tree->states), SPI_OK_UPDATE);
+}
+
 /* Writes the batch: moves, states, edges, then the frontier states it expanded. */
 static void
-store_batch(Batch *b, int32 nrows, Stored *stored)
+store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 {
 	const Tree *tree = b->tree;
 	Oid			arrays[2] = {INT8ARRAYOID, JSONBARRAYOID};
-	int64	   *init,
-			   *move;
-	int32	   *child;
-	int			nedges = 0;
-	int32	   *rows;
 
 	if (b->nmoves > 0)
 	{
@@ -632,79 +694,10 @@ store_batch(Batch *b, int32 nrows, Stored *stored)
 	 * until this transaction commits, so the values read now stay right.
 	 */
 	tree_lock(tree);
-	insert_states(b, stored);
-
-	/* Edges out of the states this batch expanded and stored, with their children's values. */
-	init = palloc(Max(b->nedges, 1) * sizeof(int64));
-	move = palloc(Max(b->nedges, 1) * sizeof(int64));
-	child = palloc(Max(b->nedges, 1) * sizeof(int32));
-	for (int32 i = 0; i < b->nnodes; i++)
-	{
-		BatchNode  *node = &b->nodes[i];
-
-		if (!node->expanded || node->kind == NODE_STORED)
-			continue;
-		for (int32 k = 0; k < node->nedges; k++)
-		{
-			init[nedges] = node->id;
-			move[nedges] = b->edge_move[node->first_edge + k];
-			child[nedges++] = b->edge_child[node->first_edge + k];
-		}
-	}
-	if (nedges > 0)
-	{
-		EdgeKeys	keys = {init, move};
-		int32	   *order = palloc(nedges * sizeof(int32));
-		int32	   *children = palloc(nedges * sizeof(int32));
-		Datum	   *init_d = palloc(nedges * sizeof(Datum));
-		Datum	   *move_d = palloc(nedges * sizeof(Datum));
-		Datum	   *next_d = palloc(nedges * sizeof(Datum));
-		ValueColumns values;
-
-		/* In key order, as the states. */
-		for (int e = 0; e < nedges; e++)
-			order[e] = e;
-		qsort_arg(order, nedges, sizeof(int32), compare_edge_keys, &keys);
-		for (int k = 0; k < nedges; k++)
-		{
-			int			e = order[k];
-
-			init_d[k] = Int64GetDatum(init[e]);
-			move_d[k] = Int64GetDatum(move[e]);
-			next_d[k] = Int64GetDatum(b->nodes[child[e]].id);
-			children[k] = child[e];
-		}
-		values = value_columns(b, children, nedges, false);
-		spi_run_kept(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) "
-							  "SELECT * FROM unnest($1, $2, $3, $4, $5, $6)", tree->graph),
-					 6, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID,
-					 BOOLARRAYOID},
-					 (Datum[]) {datum_array(init_d, NULL, nedges, INT8OID),
-						 datum_array(move_d, NULL, nedges, INT8OID),
-						 datum_array(next_d, NULL, nedges, INT8OID),
-					 values.utility, values.mobility, values.proven}, SPI_OK_INSERT);
-		stored->edges += SPI_processed;
-	}
-
-	/* The frontier states taken: expanded, valued from their children. */
-	rows = palloc(Max(nrows, 1) * sizeof(int32));
-	for (int32 i = 0; i < nrows; i++)
-		rows[i] = i;
+	insert_states(b, states_seen, stored);
+	insert_edges(b, stored);
 	if (nrows > 0)
-	{
-		ValueColumns values = value_columns(b, rows, nrows, true);
-		Datum	   *ids = palloc(nrows * sizeof(Datum));
-
-		for (int32 i = 0; i < nrows; i++)
-			ids[i] = Int64GetDatum(b->nodes[i].id);
-		spi_run_kept(psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
-							  "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
-							  "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-							  "WHERE s.id = u.id", tree->states),
-					 5, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT8ARRAYOID},
-					 (Datum[]) {datum_array(ids, NULL, nrows, INT8OID), values.utility, values.mobility,
-					 values.proven, values.best_move}, SPI_OK_UPDATE);
-	}
+		update_rows(b, nrows);
 	stored->expanded += nrows;
 	stored->frontier -= nrows;
 	tree_count(tree, stored);
@@ -722,6 +715,7 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 	Batch		b;
 	bool		whole_frontier = false;
 	TimestampTz began;
+	int64		states_seen;
 
 	batch_init(&b, tree, limits);
 	for (int32 r = 0; r < nrows; r++)
@@ -735,6 +729,8 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 		add_node(&b, id, gt_decode_state(tree->game, json), depth, NODE_ROW);
 	}
 	SPI_freetuptable(rows);
+	/* What the tree held before this batch looked up its states. */
+	states_seen = tree_states(tree);
 
 	/* Going deeper keeps depths breadth first only when no other state could get there first. */
 	if (limits->deepen && nrows < limits->batch_size)
@@ -766,7 +762,7 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 		b.nodes[0].id == tree->root_id;
 	report(&b, "writing");
 	began = GetCurrentTimestamp();
-	store_batch(&b, nrows, stored);
+	store_batch(&b, nrows, states_seen, stored);
 	stored->write_seconds = (GetCurrentTimestamp() - began) / 1e6;
 }
 
@@ -778,7 +774,7 @@ tree_insert_root(const Tree *tree, const GameState *root, Stored *stored)
 
 	batch_init(&b, tree, &limits);
 	(void) add_node(&b, (int64) gt_state_hash(tree->game, root), root, 0, NODE_NEW);
-	insert_states(&b, stored);
+	insert_states(&b, -1, stored);
 }
 
 PG_FUNCTION_INFO_V1(gametree_expand);

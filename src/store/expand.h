@@ -14,12 +14,14 @@ typedef struct GrowLimits
 	int32		max_depth;		/* it expands states shallower than this */
 	/*
 	 * When it holds the whole frontier, it may go on breadth first in memory
-	 * while it holds less than gametree.work_memory, has found fewer than
-	 * max_new_states (-1: no limit) and the deadline (0: none) has not come.
+	 * until deepen_until, while it holds less than gametree.work_memory, has
+	 * found fewer than max_new_states (-1: no limit), and can still write
+	 * what it holds before the deadline (0: none).
 	 */
 	bool		deepen;
 	int64		max_new_states;
-	TimestampTz deadline;		/* by which what it holds must be written */
+	TimestampTz deepen_until;
+	TimestampTz deadline;
 	double		write_seconds_per_row;	/* expected, to write what it holds */
 	/* Called about every gametree.progress_interval with the states it holds; may be NULL. */
 	void		(*progress) (void *arg, const char *phase, int64 states);

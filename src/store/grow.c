@@ -250,9 +250,9 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 	limits.max_depth = job->max_depth;
 	limits.deepen = true;
 	limits.max_new_states = job->max_states >= 0 ? Max(job->max_states - c->states, 0) : -1;
-	limits.deadline = start + (int64) gt_progress_interval * 4000;
+	limits.deepen_until = start + (int64) gt_progress_interval * 4000;
 	if (job->deadline != 0)
-		limits.deadline = Min(limits.deadline, job->deadline - propagation_reserve(job, c));
+		limits.deadline = job->deadline - propagation_reserve(job, c);
 	limits.write_seconds_per_row = insert_seconds_per_row;
 	limits.progress = batch_progress;
 	limits.progress_arg = job;

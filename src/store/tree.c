@@ -514,6 +514,24 @@ tree_lock(const Tree *tree)
 				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
 }
 
+int64
+tree_states(const Tree *tree)
+{
+	int64		states;
+	bool		isnull;
+
+	spi_run_kept("SELECT states FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
+				 (Oid[]) {NAMEOID, TEXTOID},
+				 (Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_freetuptable(SPI_tuptable);
+	return states;
+}
+
 void
 tree_count(const Tree *tree, const Stored *stored)
 {

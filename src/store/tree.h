@@ -87,6 +87,9 @@ extern void gt_unpin_search_path(int level);
  */
 extern void tree_lock(const Tree *tree);
 
+/* The tree's count of states in gametree.trees: it changes whenever a session stores states. */
+extern int64 tree_states(const Tree *tree);
+
 /*
  * Adds what an expansion stored to the tree's counters in gametree.trees,
  * and counts it as pending propagation (gametree.trees.pending).
