@@ -314,20 +314,14 @@ Datum
 gametree_tree_info(PG_FUNCTION_ARGS)
 {
 	Tree	   *tree;
+	HeapTuple	catalog_row;
 	Datum		row;
 	bool		isnull;
 
 	SPI_connect();
 	tree = tree_find(PG_GETARG_TEXT_PP(0));
-	spi_run("SELECT t FROM gametree.trees t WHERE schema = $1 AND name = $2", 2,
-			(Oid[]) {NAMEOID, TEXTOID},
-			(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
-	row = SPI_datumTransfer(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull),
-							false, -1);
+	catalog_row = tree_catalog_row(tree, "t");
+	row = SPI_datumTransfer(SPI_getbinval(catalog_row, SPI_tuptable->tupdesc, 1, &isnull), false, -1);
 	tree_close(tree);
 	SPI_finish();
 	PG_RETURN_DATUM(row);

@@ -97,8 +97,7 @@ typedef struct Batch
 				maxmoves;
 	int64		new_nodes;		/* of kind NODE_NEW */
 	Size		memory;			/* about what the nodes hold */
-	ValueReader *reader;
-	ValueWriter *writer;
+	ValueCodec *codec;
 	GameMove   *legal;			/* room for max_moves */
 	GameState  *child;
 	TimestampTz noticed;
@@ -130,8 +129,7 @@ batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 	b->edge_child = palloc(b->maxedges * sizeof(int32));
 	b->move_id = palloc(b->maxmoves * sizeof(Datum));
 	b->move_json = palloc(b->maxmoves * sizeof(Datum));
-	b->reader = value_reader_create(b->game);
-	b->writer = value_writer_create(b->game);
+	b->codec = value_codec_create(b->game);
 	b->legal = palloc(b->game->max_moves * sizeof(GameMove));
 	b->child = gt_state_alloc(b->game);
 	b->noticed = GetCurrentTimestamp();
@@ -332,7 +330,7 @@ read_stored(Batch *b, int32 from, int32 to)
 		}
 		node->kind = NODE_STORED;
 		b->new_nodes--;
-		value_read(b->reader, utility, utility_null, mobility, mobility_null,
+		value_read(b->codec, utility, utility_null, mobility, mobility_null,
 				   DatumGetBool(SPI_getbinval(row, desc, 5, &isnull)), &node->value);
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -491,8 +489,8 @@ columns_set(Columns *c, int col, int row, Datum value, bool isnull)
 static void
 columns_set_value(Batch *b, Columns *c, int col, int row, const Value *v, bool with_best_move)
 {
-	Jsonb	   *utility = value_utility_json(b->writer, v);
-	Jsonb	   *mobility = value_mobility_json(b->writer, v);
+	Jsonb	   *utility = value_utility_json(b->codec, v);
+	Jsonb	   *mobility = value_mobility_json(b->codec, v);
 
 	columns_set(c, col, row, PointerGetDatum(utility), utility == NULL);
 	columns_set(c, col + 1, row, PointerGetDatum(mobility), mobility == NULL);

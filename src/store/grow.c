@@ -94,14 +94,7 @@ read_counters(const GrowJob *job)
 {
 	TreeCounters c;
 
-	spi_run("SELECT states, edges, frontier FROM gametree.trees WHERE schema = $1 AND name = $2",
-			2, (Oid[]) {NAMEOID, TEXTOID},
-			(Datum[]) {name_datum(job->tree->schema), CStringGetTextDatum(job->tree->name)},
-			SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("tree \"%s\" was dropped while growing", job->tree->qualified)));
+	(void) tree_catalog_row(job->tree, "states, edges, frontier");
 	c.states = int8_result(1);
 	c.edges = int8_result(2);
 	c.frontier = int8_result(3);

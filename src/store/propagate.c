@@ -97,8 +97,7 @@ typedef struct Graph
 	int32	   *slots;			/* open addressing: id -> node index, -1 empty */
 	uint64		slot_mask;
 	Size		memory;			/* bytes held, against gametree.work_memory */
-	ValueReader *reader;
-	ValueWriter *writer;
+	ValueCodec *codec;
 	int64		evaluations;
 	PropagateControl *control;
 	TimestampTz noticed;
@@ -171,6 +170,23 @@ graph_resize(Graph *g, void *old, Size old_size, Size new_size)
 	if (old == NULL)
 		return MemoryContextAllocExtended(g->cxt, Max(new_size, 1), MCXT_ALLOC_HUGE);
 	return repalloc_huge(old, Max(new_size, 1));
+}
+
+/* Room for one more record of size in an array of max that holds n. */
+static void
+make_room(Graph *g, char **array, int64 *max, int64 n, Size size, const char *what)
+{
+	int64		more = Max(1024, *max * 2);
+
+	if (n < *max)
+		return;
+	/* Indexes are int32. */
+	if (more > PG_INT32_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("tree \"%s\" has too many %s to propagate at once", g->tree->qualified, what)));
+	*array = graph_resize(g, *array, *max * size, more * size);
+	*max = more;
 }
 
 static void
@@ -247,7 +263,7 @@ leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, V
 	value_unknown(game, v);
 	if (!goal_null)
 	{
-		value_read(g->reader, goal, false, (Datum) 0, true, true, v);
+		value_read(g->codec, goal, false, (Datum) 0, true, true, v);
 		for (int r = 0; r < game->nroles; r++)
 			v->mobility[r] = 0;
 	}
@@ -275,25 +291,14 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 
 	for (int c = 0; c < 9; c++)
 		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
-	if (g->nnodes == g->maxnodes)
-	{
-		int64		more = Max(1024, g->maxnodes * 2);
-
-		if (more > PG_INT32_MAX / 2)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("tree \"%s\" has too many states to propagate at once",
-							g->tree->qualified)));
-		g->nodes = graph_resize(g, g->nodes, g->maxnodes * g->node_size, more * g->node_size);
-		g->maxnodes = more;
-	}
+	make_room(g, &g->nodes, &g->maxnodes, g->nnodes, g->node_size, "states");
 	node = NODE(g, g->nnodes);
 	memset(node, 0, g->node_size);
 	/* id, control, goal, expanded, utility, mobility, proven, best_move, state */
 	node->id = DatumGetInt64(col[0]);
 	node->mover = role_of(g->game, col[1], null[1]);
 	node->stored_best_move = node->best_move = null[7] ? 0 : DatumGetInt64(col[7]);
-	value_read(g->reader, col[4], null[4], col[5], null[5], DatumGetBool(col[6]), &v);
+	value_read(g->codec, col[4], null[4], col[5], null[5], DatumGetBool(col[6]), &v);
 	pack(&g->layout, &v, NODE_STORED(g, g->nnodes));
 	if (null[2] && DatumGetBool(col[3]))
 		node->flags |= NODE_EVALUATE;
@@ -325,24 +330,13 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	init = node_index(g, DatumGetInt64(col[0]));
 	if (init < 0 || !(NODE(g, init)->flags & NODE_EVALUATE))
 		return;
-	if (g->nedges == g->maxedges)
-	{
-		int64		more = Max(1024, g->maxedges * 2);
-
-		if (more > PG_INT32_MAX / 2)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("tree \"%s\" has too many edges to propagate at once",
-							g->tree->qualified)));
-		g->edges = graph_resize(g, g->edges, g->maxedges * g->edge_size, more * g->edge_size);
-		g->maxedges = more;
-	}
+	make_room(g, &g->edges, &g->maxedges, g->nedges, g->edge_size, "edges");
 	edge = EDGE(g, g->nedges);
 	memset(edge, 0, g->edge_size);
 	edge->init = init;
 	edge->move_id = DatumGetInt64(col[1]);
 	edge->child = node_index(g, DatumGetInt64(col[2]));
-	value_read(g->reader, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
+	value_read(g->codec, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
 	g->nedges++;
 }
@@ -592,10 +586,10 @@ chunk_add(const Graph *g, Chunk *chunk, int64 key1, int64 key2, const char *pack
 	unpack(&g->layout, packed, best, &v);
 	chunk->key1[k] = Int64GetDatum(key1);
 	chunk->key2[k] = Int64GetDatum(key2);
-	utility = value_utility_json(g->writer, &v);
+	utility = value_utility_json(g->codec, &v);
 	chunk->utility_null[k] = utility == NULL;
 	chunk->utility[k] = PointerGetDatum(utility);
-	mobility = value_mobility_json(g->writer, &v);
+	mobility = value_mobility_json(g->codec, &v);
 	chunk->mobility_null[k] = mobility == NULL;
 	chunk->mobility[k] = PointerGetDatum(mobility);
 	chunk->proven[k] = BoolGetDatum(v.proven);
@@ -730,8 +724,7 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 	{
 		MemoryContext outer = MemoryContextSwitchTo(g->cxt);
 
-		g->reader = value_reader_create(g->game);
-		g->writer = value_writer_create(g->game);
+		g->codec = value_codec_create(g->game);
 		MemoryContextSwitchTo(outer);
 	}
 }
@@ -773,13 +766,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 
 	memset(result, 0, sizeof(PropagateResult));
 	tree_lock(tree);
-	spi_run("SELECT pending, states, edges FROM gametree.trees WHERE schema = $1 AND name = $2",
-			2, (Oid[]) {NAMEOID, TEXTOID},
-			(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+	tree_catalog_row(tree, "pending, states, edges");
 	pending = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
 	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &(bool) {0}));
 	edges = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &(bool) {0}));

@@ -11,39 +11,85 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
-/* Distinct values remembered: goals, estimates and mobilities recur in millions of rows. */
-#define DECODED_MAX 4096
+/* Distinct values remembered per kind. */
+#define REMEMBERED_MAX 4096
 
-typedef struct Decoded
+/* The kinds of values the codec remembers, each in a table of its own. */
+enum
+{
+	DECODED_UTILITY,
+	DECODED_MOBILITY,
+	ENCODED_UTILITY,
+	ENCODED_MOBILITY,
+	KINDS
+};
+
+/*
+ * One value: its numbers per role (utility in hundredths; -1: none) and its
+ * jsonb, found by a hash of the jsonb (decoding) or of the numbers
+ * (encoding).
+ */
+typedef struct Remembered
 {
 	uint64		hash;
-	Size		len;
-	char	   *bytes;
 	int32		numbers[GT_MAX_ROLES];
-} Decoded;
+	Jsonb	   *json;
+} Remembered;
 
-struct ValueReader
+struct ValueCodec
 {
 	const Game *game;
 	MemoryContext cxt;
-	HTAB	   *decoded[2];		/* utility, mobility */
+	HTAB	   *tables[KINDS];
 };
 
-ValueReader *
-value_reader_create(const Game *game)
+ValueCodec *
+value_codec_create(const Game *game)
 {
-	ValueReader *reader = palloc0(sizeof(ValueReader));
+	ValueCodec *codec = palloc0(sizeof(ValueCodec));
 	HASHCTL		ctl = {0};
 
-	reader->game = game;
-	reader->cxt = CurrentMemoryContext;
+	codec->game = game;
+	codec->cxt = CurrentMemoryContext;
 	ctl.keysize = sizeof(uint64);
-	ctl.entrysize = sizeof(Decoded);
+	ctl.entrysize = sizeof(Remembered);
 	ctl.hcxt = CurrentMemoryContext;
-	for (int i = 0; i < 2; i++)
-		reader->decoded[i] = hash_create("gametree decoded values", 256, &ctl,
-										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	return reader;
+	for (int i = 0; i < KINDS; i++)
+		codec->tables[i] = hash_create("gametree remembered values", 256, &ctl,
+									   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	return codec;
+}
+
+/* The entry remembered under hash if it is json (or numbers); NULL otherwise. */
+static Remembered *
+recall(ValueCodec *codec, int kind, uint64 hash, const Jsonb *json, const int32 *numbers)
+{
+	Remembered *entry = hash_search(codec->tables[kind], &hash, HASH_FIND, NULL);
+
+	if (entry == NULL)
+		return NULL;
+	if (json != NULL && VARSIZE(entry->json) == VARSIZE(json) &&
+		memcmp(entry->json, json, VARSIZE(json)) == 0)
+		return entry;
+	if (numbers != NULL && memcmp(entry->numbers, numbers, codec->game->nroles * sizeof(int32)) == 0)
+		return entry;
+	return NULL;
+}
+
+static void
+remember(ValueCodec *codec, int kind, uint64 hash, const Jsonb *json, const int32 *numbers)
+{
+	bool		found;
+	Remembered *entry;
+
+	if (hash_get_num_entries(codec->tables[kind]) >= REMEMBERED_MAX)
+		return;
+	entry = hash_search(codec->tables[kind], &hash, HASH_ENTER, &found);
+	if (found)
+		return;					/* another value with the same hash keeps the place */
+	memcpy(entry->numbers, numbers, codec->game->nroles * sizeof(int32));
+	entry->json = MemoryContextAlloc(codec->cxt, VARSIZE(json));
+	memcpy(entry->json, json, VARSIZE(json));
 }
 
 /* A role's number times scale, within lo..hi; -1 when it has none. */
@@ -69,38 +115,29 @@ role_number(Jsonb *object, const char *role, double lo, double hi, double scale)
 }
 
 static void
-decode_roles(ValueReader *reader, int which, Datum datum, double lo, double hi, double scale,
+decode_roles(ValueCodec *codec, int kind, Datum datum, double lo, double hi, double scale,
 			 int32 *out)
 {
-	const Game *game = reader->game;
+	const Game *game = codec->game;
 	Jsonb	   *json = DatumGetJsonbP(datum);
-	Size		len = VARSIZE(json);
-	uint64		hash = gt_hash_bytes((const uint8 *) json, len);
-	Decoded    *entry;
-	bool		found;
+	uint64		hash = gt_hash_bytes((const uint8 *) json, VARSIZE(json));
+	Remembered *entry = recall(codec, kind, hash, json, NULL);
 
-	entry = hash_search(reader->decoded[which], &hash, HASH_FIND, &found);
-	if (found && entry->len == len && memcmp(entry->bytes, json, len) == 0)
+	if (entry != NULL)
 	{
 		memcpy(out, entry->numbers, game->nroles * sizeof(int32));
 		return;
 	}
 	for (int r = 0; r < game->nroles; r++)
 		out[r] = role_number(json, game->roles[r], lo, hi, scale);
-	if (found || hash_get_num_entries(reader->decoded[which]) >= DECODED_MAX)
-		return;
-	entry = hash_search(reader->decoded[which], &hash, HASH_ENTER, &found);
-	entry->len = len;
-	entry->bytes = MemoryContextAlloc(reader->cxt, len);
-	memcpy(entry->bytes, json, len);
-	memcpy(entry->numbers, out, game->nroles * sizeof(int32));
+	remember(codec, kind, hash, json, out);
 }
 
 void
-value_read(ValueReader *reader, Datum utility, bool utility_null, Datum mobility,
+value_read(ValueCodec *codec, Datum utility, bool utility_null, Datum mobility,
 		   bool mobility_null, bool proven, Value *out)
 {
-	const Game *game = reader->game;
+	const Game *game = codec->game;
 	int32		numbers[GT_MAX_ROLES];
 
 	value_unknown(game, out);
@@ -108,99 +145,58 @@ value_read(ValueReader *reader, Datum utility, bool utility_null, Datum mobility
 	out->proven = proven;
 	if (!utility_null)
 	{
-		decode_roles(reader, 0, utility, -1, GT_GOAL_MAX, 100.0, numbers);
+		decode_roles(codec, DECODED_UTILITY, utility, -1, GT_GOAL_MAX, 100.0, numbers);
 		for (int r = 0; r < game->nroles; r++)
 			out->utility[r] = numbers[r] / 100.0;
 	}
 	if (!mobility_null)
 	{
-		decode_roles(reader, 1, mobility, 0, PG_INT32_MAX, 1.0, numbers);
+		decode_roles(codec, DECODED_MOBILITY, mobility, 0, PG_INT32_MAX, 1.0, numbers);
 		memcpy(out->mobility, numbers, game->nroles * sizeof(int32));
 	}
 }
 
-typedef struct Encoded
-{
-	uint64		hash;
-	int32		numbers[GT_MAX_ROLES];
-	Jsonb	   *json;
-} Encoded;
-
-struct ValueWriter
-{
-	const Game *game;
-	MemoryContext cxt;
-	HTAB	   *encoded[2];		/* utility, mobility */
-};
-
-ValueWriter *
-value_writer_create(const Game *game)
-{
-	ValueWriter *writer = palloc0(sizeof(ValueWriter));
-	HASHCTL		ctl = {0};
-
-	writer->game = game;
-	writer->cxt = CurrentMemoryContext;
-	ctl.keysize = sizeof(uint64);
-	ctl.entrysize = sizeof(Encoded);
-	ctl.hcxt = CurrentMemoryContext;
-	for (int i = 0; i < 2; i++)
-		writer->encoded[i] = hash_create("gametree encoded values", 256, &ctl,
-										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	return writer;
-}
-
-/* {"role": number or null} for numbers (utility in hundredths; -1: null), remembered. */
+/* {"role": number or null} for numbers (utility in hundredths; mobility -1: null). */
 static Jsonb *
-encode_roles(ValueWriter *writer, int which, const int32 *numbers)
+encode_roles(ValueCodec *codec, int kind, const int32 *numbers)
 {
-	const Game *game = writer->game;
-	Size		len = game->nroles * sizeof(int32);
-	uint64		hash = gt_hash_bytes((const uint8 *) numbers, len) ^ which;
-	Encoded    *entry;
-	bool		found;
+	const Game *game = codec->game;
+	uint64		hash = gt_hash_bytes((const uint8 *) numbers, game->nroles * sizeof(int32));
+	Remembered *entry = recall(codec, kind, hash, NULL, numbers);
 	double		values[GT_MAX_ROLES];
 	bool		known[GT_MAX_ROLES];
 	Jsonb	   *json;
-	MemoryContext outer;
 
-	entry = hash_search(writer->encoded[which], &hash, HASH_FIND, &found);
-	if (found && memcmp(entry->numbers, numbers, len) == 0)
+	if (entry != NULL)
 		return entry->json;
 	for (int r = 0; r < game->nroles; r++)
 	{
-		known[r] = which == 0 || numbers[r] >= 0;
-		values[r] = which == 0 ? numbers[r] / 100.0 : numbers[r];
+		known[r] = kind == ENCODED_UTILITY || numbers[r] >= 0;
+		values[r] = kind == ENCODED_UTILITY ? numbers[r] / 100.0 : numbers[r];
 	}
-	if (found || hash_get_num_entries(writer->encoded[which]) >= DECODED_MAX)
-		return gt_encode_role_values(game, values, known);
-	outer = MemoryContextSwitchTo(writer->cxt);
 	json = gt_encode_role_values(game, values, known);
-	MemoryContextSwitchTo(outer);
-	entry = hash_search(writer->encoded[which], &hash, HASH_ENTER, &found);
-	memcpy(entry->numbers, numbers, len);
-	entry->json = json;
+	remember(codec, kind, hash, json, numbers);
 	return json;
 }
 
 Jsonb *
-value_utility_json(ValueWriter *writer, const Value *v)
+value_utility_json(ValueCodec *codec, const Value *v)
 {
 	int32		hundredths[GT_MAX_ROLES];
 
 	if (!v->known)
 		return NULL;
-	for (int r = 0; r < writer->game->nroles; r++)
+	for (int r = 0; r < codec->game->nroles; r++)
 		hundredths[r] = (int32) rint(v->utility[r] * 100.0);
-	return encode_roles(writer, 0, hundredths);
+	return encode_roles(codec, ENCODED_UTILITY, hundredths);
 }
 
 Jsonb *
-value_mobility_json(ValueWriter *writer, const Value *v)
+value_mobility_json(ValueCodec *codec, const Value *v)
 {
 	bool		any = false;
 
-	for (int r = 0; r < writer->game->nroles; r++)
+	for (int r = 0; r < codec->game->nroles; r++)
 		any |= v->mobility[r] >= 0;
-	return any ? encode_roles(writer, 1, v->mobility) : NULL;
+	return any ? encode_roles(codec, ENCODED_MOBILITY, v->mobility) : NULL;
 }

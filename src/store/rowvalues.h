@@ -9,27 +9,25 @@
 #include "search/values.h"
 #include "utils/jsonb.h"
 
-/* Reads {"role": number} columns, remembering the decoded ones. */
-typedef struct ValueReader ValueReader;
+/*
+ * Reads and writes {"role": number} columns.  The same few values recur in
+ * millions of rows (goals, estimates, mobilities), so the codec remembers
+ * the ones it decoded and encoded; what it returns is shared, not to be
+ * changed.
+ */
+typedef struct ValueCodec ValueCodec;
 
-extern ValueReader *value_reader_create(const Game *game);
+extern ValueCodec *value_codec_create(const Game *game);
 /*
  * The value of a row.  The owner may have written anything there: a role
  * without a number counts -1, numbers outside their range count at the
  * nearest bound, so that no conversion overflows.
  */
-extern void value_read(ValueReader *reader, Datum utility, bool utility_null,
+extern void value_read(ValueCodec *codec, Datum utility, bool utility_null,
 					   Datum mobility, bool mobility_null, bool proven, Value *out);
 
-/*
- * Writes the columns of values: NULL when the utility is unknown, or no
- * role's mobility is.  The same few values recur in millions of rows, so
- * encoded ones are remembered; the results are shared, not to be changed.
- */
-typedef struct ValueWriter ValueWriter;
-
-extern ValueWriter *value_writer_create(const Game *game);
-extern Jsonb *value_utility_json(ValueWriter *writer, const Value *v);
-extern Jsonb *value_mobility_json(ValueWriter *writer, const Value *v);
+/* The columns of a value: NULL when the utility is unknown, or no role's mobility is. */
+extern Jsonb *value_utility_json(ValueCodec *codec, const Value *v);
+extern Jsonb *value_mobility_json(ValueCodec *codec, const Value *v);
 
 #endif

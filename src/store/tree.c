@@ -514,20 +514,26 @@ tree_lock(const Tree *tree)
 				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
 }
 
-int64
-tree_states(const Tree *tree)
+HeapTuple
+tree_catalog_row(const Tree *tree, const char *columns)
 {
-	int64		states;
-	bool		isnull;
-
-	spi_run_kept("SELECT states FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
-				 (Oid[]) {NAMEOID, TEXTOID},
+	spi_run_kept(psprintf("SELECT %s FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2", columns),
+				 2, (Oid[]) {NAMEOID, TEXTOID},
 				 (Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
-	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	return SPI_tuptable->vals[0];
+}
+
+int64
+tree_states(const Tree *tree)
+{
+	bool		isnull;
+	HeapTuple	row = tree_catalog_row(tree, "states");
+	int64		states = DatumGetInt64(SPI_getbinval(row, SPI_tuptable->tupdesc, 1, &isnull));
+
 	SPI_freetuptable(SPI_tuptable);
 	return states;
 }

@@ -87,6 +87,11 @@ extern void gt_unpin_search_path(int level);
  */
 extern void tree_lock(const Tree *tree);
 
+/*
+ * The tree's row in gametree.trees, with the columns named (of alias t),
+ * left in SPI_tuptable; ereports when another session dropped the tree.
+ */
+extern HeapTuple tree_catalog_row(const Tree *tree, const char *columns);
 /* The tree's count of states in gametree.trees: it changes whenever a session stores states. */
 extern int64 tree_states(const Tree *tree);
 
