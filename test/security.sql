@@ -61,7 +61,7 @@ SELECT is(pg_temp.try_as('bob', $$SELECT gametree.propagate('alice.future')$$),
 SELECT is((SELECT count(*) FROM gametree.grow_progress WHERE owner = 'bob'), 0::bigint,
           'a refused grow leaves no progress row');
 SELECT is(pg_temp.try_as('bob', $$SELECT gametree.drop_tree('alice.future')$$),
-          '42501: must be owner of table future_graph', 'bob cannot drop it');
+          '42501: must be owner of table future_states', 'bob cannot drop it');
 GRANT USAGE ON SCHEMA alice TO bob;
 GRANT SELECT ON alice.future_states, alice.future_moves, alice.future_graph TO bob;
 SELECT is(pg_temp.try_as('bob', $$SELECT * FROM gametree.tree_stats('alice.future')$$), 'ok',

@@ -19,6 +19,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "store/expand.h"
+#include "store/schema.h"
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/builtins.h"
@@ -26,7 +27,6 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
-static const char *const table_suffixes[3] = {"_graph", "_moves", "_states"};
 
 /* The role that owns gametree.trees: the one that created the extension. */
 static Oid
@@ -136,66 +136,21 @@ table_of(Oid nsp, const char *base, const char *suffix)
 static bool
 any_table_exists(Oid nsp, const char *base)
 {
-	for (int i = 0; i < lengthof(table_suffixes); i++)
-		if (OidIsValid(table_of(nsp, base, table_suffixes[i])))
+	for (int i = 0; i < TREE_TABLES; i++)
+		if (OidIsValid(table_of(nsp, base, tree_tables[i].suffix)))
 			return true;
 	return false;
 }
 
-/* The tables of a new tree; their columns are read by name everywhere. */
+/* The tables of a new tree (schema.c); their columns are read by name everywhere. */
 static void
 create_tables(const Tree *tree)
 {
-	char	   *game = quote_literal_cstr(tree->game->name);
+	const char *qualified[TREE_TABLES] = {tree->states, tree->moves, tree->graph};
 
-	spi_run(psprintf("CREATE TABLE %1$s ("
-					 " id       bigint PRIMARY KEY,"
-					 " state    jsonb NOT NULL,"
-					 " goal     jsonb,"
-					 " depth    integer NOT NULL,"
-					 " control  text,"
-					 " expanded boolean NOT NULL DEFAULT false,"
-					 " utility  jsonb,"
-					 " mobility jsonb,"
-					 " proven   boolean NOT NULL DEFAULT false,"
-					 " best_move bigint,"
-	/* The id is the position's hash, so the key keeps positions unique. */
-					 " CHECK (id = gametree.state_hash(%4$s, state)));"
-					 "CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded;"
-					 "CREATE TABLE %2$s ("
-					 " id   bigint PRIMARY KEY,"
-					 " move jsonb NOT NULL UNIQUE);"
-
-	/*
-	 * No foreign keys: expand() writes an edge in the transaction that
-	 * stores both ends, and a lookup per row would halve the insert rate.
-	 * Fillfactor 80 leaves room for propagation's in-page (HOT) updates.
-	 */
-					 "CREATE TABLE %3$s ("
-					 " init_id  bigint NOT NULL,"
-					 " move_id  bigint NOT NULL,"
-					 " next_id  bigint NOT NULL,"
-					 " utility  jsonb,"
-					 " mobility jsonb,"
-					 " visits   integer NOT NULL DEFAULT 0,"
-					 " total    jsonb,"
-					 " proven   boolean NOT NULL DEFAULT false,"
-					 " PRIMARY KEY (init_id, move_id)"
-					 ") WITH (fillfactor = 80);"
-					 "CREATE INDEX ON %3$s (next_id);"
-					 "COMMENT ON TABLE %1$s IS %5$s;"
-					 "COMMENT ON TABLE %2$s IS %6$s;"
-					 "COMMENT ON TABLE %3$s IS %7$s",
-					 tree->states, tree->moves, tree->graph, game,
-					 quote_literal_cstr(psprintf("gametree %s tree %s: one row per distinct position, "
-												 "id = gametree.state_hash",
-												 tree->game->name, tree->name)),
-					 quote_literal_cstr(psprintf("gametree %s tree %s: joint moves",
-												 tree->game->name, tree->name)),
-					 quote_literal_cstr(psprintf("gametree %s tree %s: edges state -> move -> state "
-												 "with utility, mobility, visits, total",
-												 tree->game->name, tree->name))),
-			0, NULL, NULL, SPI_OK_UTILITY);
+	for (int i = 0; i < TREE_TABLES; i++)
+		spi_run(tree_table_ddl(&tree_tables[i], qualified[i], tree->game->name, tree->name),
+				0, NULL, NULL, SPI_OK_UTILITY);
 }
 
 PG_FUNCTION_INFO_V1(gametree_create_tree);
@@ -271,16 +226,16 @@ gametree_drop_tree(PG_FUNCTION_ARGS)
 {
 	Tree	   *tree;
 	Oid			nsp;
-	Oid			tables[lengthof(table_suffixes)];
+	Oid			tables[TREE_TABLES];
 	int			found = 0;
 	Oid			owner;
 
 	SPI_connect();
 	tree = tree_find(PG_GETARG_TEXT_PP(0));
 	nsp = get_namespace_oid(tree->schema, true);
-	for (int i = 0; i < lengthof(table_suffixes); i++)
+	for (int i = 0; i < TREE_TABLES; i++)
 	{
-		tables[i] = table_of(nsp, tree->name, table_suffixes[i]);
+		tables[i] = table_of(nsp, tree->name, tree_tables[i].suffix);
 		if (!OidIsValid(tables[i]))
 			continue;
 		found++;

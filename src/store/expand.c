@@ -96,7 +96,8 @@ typedef struct Batch
 	int			nmoves,
 				maxmoves;
 	int64		new_nodes;		/* of kind NODE_NEW */
-	Size		memory;			/* about what the nodes hold */
+	MemoryContext cxt;			/* holds the batch: measured against gametree.work_memory */
+	MemoryContext scratch;		/* for encoding, reset after each state */
 	ValueCodec *codec;
 	GameMove   *legal;			/* room for max_moves */
 	GameState  *child;
@@ -114,6 +115,9 @@ batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 	b->tree = tree;
 	b->game = tree->game;
 	b->limits = limits;
+	b->cxt = CurrentMemoryContext;
+	b->scratch = AllocSetContextCreate(CurrentMemoryContext, "gametree batch scratch",
+									   ALLOCSET_DEFAULT_SIZES);
 	ctl.keysize = sizeof(int64);
 	ctl.entrysize = sizeof(NodeEntry);
 	ctl.hcxt = CurrentMemoryContext;
@@ -172,6 +176,20 @@ initial_value(const Game *game, const GameState *state, bool terminal, Value *v)
 	}
 }
 
+/*
+ * Keeps a jsonb encoded in the scratch context: encoding leaves garbage
+ * several times its size, which a batch of a million states cannot keep.
+ */
+static Datum
+encoded(Batch *b, Jsonb *json)
+{
+	Jsonb	   *kept = MemoryContextAlloc(b->cxt, VARSIZE(json));
+
+	memcpy(kept, json, VARSIZE(json));
+	MemoryContextReset(b->scratch);
+	return JsonbPGetDatum(kept);
+}
+
 /* Adds a node (once per id): returns its index. */
 static int32
 add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
@@ -207,12 +225,19 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	if (kind == NODE_NEW)
 	{
 		b->new_nodes++;
-		node->state_json = JsonbPGetDatum(gt_encode_state(game, state));
+		MemoryContext outer = MemoryContextSwitchTo(b->scratch);
+		Jsonb	   *state_json = gt_encode_state(game, state);
+
+		MemoryContextSwitchTo(outer);
+		node->state_json = encoded(b, state_json);
 		if (node->terminal)
-			node->goal_json = JsonbPGetDatum(gt_encode_goals(game, state));
-		b->memory += VARSIZE(DatumGetPointer(node->state_json));
+		{
+			MemoryContextSwitchTo(b->scratch);
+			state_json = gt_encode_goals(game, state);
+			MemoryContextSwitchTo(outer);
+			node->goal_json = encoded(b, state_json);
+		}
 	}
-	b->memory += sizeof(BatchNode) + sizeof(NodeEntry) + 16 + game->state_bytes;
 	return entry->index;
 }
 
@@ -276,7 +301,6 @@ expand_node(Batch *b, int32 i)
 		b->edge_child[b->nedges] = child;
 		b->nedges++;
 	}
-	b->memory += n * (sizeof(int64) + sizeof(int32));
 }
 
 /*
@@ -347,16 +371,21 @@ compare_node_ids(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
-/* May the batch go one more state deeper in memory? */
+/*
+ * May the batch go one more state deeper in memory?  The clock and the
+ * memory are read only when asked to (every few hundred states).
+ */
 static bool
-may_deepen(Batch *b)
+may_deepen(Batch *b, bool look)
 {
 	const GrowLimits *limits = b->limits;
 	TimestampTz now;
 
-	if (b->memory > (Size) gt_work_memory * 1024)
-		return false;
 	if (limits->max_new_states >= 0 && b->new_nodes >= limits->max_new_states)
+		return false;
+	if (!look)
+		return true;
+	if (MemoryContextMemAllocated(b->cxt, true) > (Size) gt_work_memory * 1024)
 		return false;
 	now = GetCurrentTimestamp();
 	if (now >= limits->deepen_until)
@@ -397,13 +426,14 @@ deepen(Batch *b, int32 from, int32 to)
 		qsort_arg(level, n, sizeof(int32), compare_node_ids, b->nodes);
 		for (int32 k = 0; k < n && !stop; k++)
 		{
-			/* The clock is read every so often. */
-			if ((checked++ & 255) == 0)
+			bool		look = (checked++ & 255) == 0;
+
+			if (look)
 			{
 				CHECK_FOR_INTERRUPTS();
 				report(b, "expanding in memory");
 			}
-			stop = !may_deepen(b);
+			stop = !may_deepen(b, look);
 			if (!stop)
 				expand_node(b, level[k]);
 		}

@@ -14,6 +14,7 @@
 #include "core/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "store/schema.h"
 #include "store/tree.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -255,31 +256,6 @@ search_path_names(void)
 	return datum_array(names, NULL, n, NAMEOID);
 }
 
-/* A column that gametree reads from a tree's table. */
-typedef struct TreeColumn
-{
-	const char *name;
-	Oid			type;
-	bool		not_null;		/* C reads it without a NULL check */
-} TreeColumn;
-
-#define END_OF_COLUMNS {NULL, InvalidOid, false}
-
-static const TreeColumn states_columns[] = {
-	{"id", INT8OID, true}, {"state", JSONBOID, true}, {"goal", JSONBOID, false},
-	{"depth", INT4OID, true}, {"control", TEXTOID, false}, {"expanded", BOOLOID, true},
-	{"utility", JSONBOID, false}, {"mobility", JSONBOID, false}, {"proven", BOOLOID, true},
-	{"best_move", INT8OID, false}, END_OF_COLUMNS
-};
-static const TreeColumn moves_columns[] = {
-	{"id", INT8OID, true}, {"move", JSONBOID, true}, END_OF_COLUMNS
-};
-static const TreeColumn graph_columns[] = {
-	{"init_id", INT8OID, true}, {"move_id", INT8OID, true}, {"next_id", INT8OID, true},
-	{"utility", JSONBOID, false}, {"mobility", JSONBOID, false}, {"visits", INT4OID, true},
-	{"total", JSONBOID, false}, {"proven", BOOLOID, true}, END_OF_COLUMNS
-};
-
 static bool
 relation_has_rules(Oid relid)
 {
@@ -299,9 +275,9 @@ relation_has_rules(Oid relid)
  * them with: the owner may have altered it.  Ereports otherwise.
  */
 static Oid
-tree_table(const Tree *tree, Oid schema, const char *suffix, const TreeColumn *columns)
+tree_table(const Tree *tree, Oid schema, const TreeTable *definition)
 {
-	char	   *relname = psprintf("%s%s", tree->name, suffix);
+	char	   *relname = psprintf("%s%s", tree->name, definition->suffix);
 	char	   *table = quote_qualified_identifier(tree->schema, relname);
 	Oid			relid = OidIsValid(schema) ? get_relname_relid(relname, schema) : InvalidOid;
 
@@ -318,7 +294,7 @@ tree_table(const Tree *tree, Oid schema, const char *suffix, const TreeColumn *c
 				 errdetail("gametree writes the tables of a tree itself; a rule would rewrite "
 						   "its statements."),
 				 errhint("Drop the rules (DROP RULE ... ON %s).", table)));
-	for (const TreeColumn *c = columns; c->name != NULL; c++)
+	for (const TreeColumn *c = definition->columns; c->name != NULL; c++)
 	{
 		HeapTuple	tuple = SearchSysCacheAttName(relid, c->name);
 		Form_pg_attribute att;
@@ -395,9 +371,9 @@ tree_open(text *name, TreeAccess access)
 
 	/* Its tables, as ordinary tables: a view in their place would run its owner's code. */
 	nsp = get_namespace_oid(tree->schema, true);
-	tree->relids[0] = states = tree_table(tree, nsp, "_states", states_columns);
-	tree->relids[1] = tree_table(tree, nsp, "_moves", moves_columns);
-	tree->relids[2] = tree_table(tree, nsp, "_graph", graph_columns);
+	for (int i = 0; i < TREE_TABLES; i++)
+		tree->relids[i] = tree_table(tree, nsp, &tree_tables[i]);
+	states = tree->relids[TREE_STATES];
 
 	/*
 	 * Writers take the tree lock and write the catalog through gametree:
