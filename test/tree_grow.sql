@@ -72,12 +72,13 @@ SELECT is((SELECT row(states, edges, frontier)::text FROM gametree.trees WHERE n
 -- A grow stopped by statement_timeout, then resumed, equals an uninterrupted one
 \o /dev/null
 SELECT gametree.create_tree('whole', 'connect4');
-CALL gametree.grow('whole', max_depth => 6);
+CALL gametree.grow('whole', max_depth => 7);
 SELECT gametree.create_tree('resumed', 'connect4');
--- (short batches, so that some commit before the timeout)
-SELECT dblink_exec('one', $$SET gametree.progress_interval = 10$$);
+-- (grown to depth 4 first: a batch that holds the whole frontier, as the
+-- first one does, goes on in memory and would finish before the timeout)
+CALL gametree.grow('resumed', max_depth => 4);
 SELECT dblink_exec('one', $$SET statement_timeout = '400ms'$$);
-SELECT dblink_send_query('one', $$CALL gametree.grow('resumed', max_depth => 6)$$);
+SELECT dblink_send_query('one', $$CALL gametree.grow('resumed', max_depth => 7)$$);
 SELECT * FROM dblink_get_result('one', false) AS r(status text);
 SELECT * FROM dblink_get_result('one', false) AS r(status text);
 \o
@@ -85,7 +86,7 @@ SELECT ok((SELECT states FROM gametree.trees WHERE name = 'resumed')
           < (SELECT states FROM gametree.trees WHERE name = 'whole'),
           'the timeout stopped the job early');
 \o /dev/null
-CALL gametree.grow('resumed', max_depth => 6);
+CALL gametree.grow('resumed', max_depth => 7);
 \o
 SELECT is(pg_temp.differences('whole', 'resumed'), 0::bigint,
           'resumed after a timeout, the tree equals an uninterrupted one');

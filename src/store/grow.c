@@ -35,6 +35,12 @@
 /* Batches stay within half the progress interval, and never shrink below this. */
 #define MIN_BATCH 16
 
+/*
+ * A batch that holds the whole frontier goes on in memory for at most this
+ * many progress intervals: what a cancel would lose, beside its writing.
+ */
+#define DEEPEN_INTERVALS 10
+
 typedef struct GrowJob
 {
 	Tree	   *tree;
@@ -226,7 +232,7 @@ batch_progress(void *arg, const char *phase, int64 states)
 
 /*
  * One batch; returns the frontier states it took (0: none is free).  A batch
- * that holds the whole frontier goes on in memory for up to four progress
+ * that holds the whole frontier goes on in memory for up to ten progress
  * intervals, and never past the time the final propagation needs.
  */
 static int64
@@ -243,7 +249,7 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 	limits.max_depth = job->max_depth;
 	limits.deepen = true;
 	limits.max_new_states = job->max_states >= 0 ? Max(job->max_states - c->states, 0) : -1;
-	limits.deepen_until = start + (int64) gt_progress_interval * 4000;
+	limits.deepen_until = start + (int64) gt_progress_interval * 1000 * DEEPEN_INTERVALS;
 	if (job->deadline != 0)
 		limits.deadline = job->deadline - propagation_reserve(job, c);
 	limits.write_seconds_per_row = insert_seconds_per_row;
