@@ -262,7 +262,8 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 	MemoryContextReset(job->batch_cxt);
 
 	job->expanded += stored.expanded;
-	job->unpropagated += stored.expanded;
+	if (!stored.settled)
+		job->unpropagated += stored.expanded;
 	job->stored += stored.states;
 	if (stored.states + stored.edges > 1000)
 		insert_seconds_per_row = stored.write_seconds / (stored.states + stored.edges);
