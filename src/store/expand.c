@@ -96,6 +96,7 @@ typedef struct Batch
 	int			nmoves,
 				maxmoves;
 	int64		new_nodes;		/* of kind NODE_NEW */
+	bool		tables_hold_rows_only;	/* no state is stored but the batch's rows */
 	MemoryContext cxt;			/* holds the batch: measured against gametree.work_memory */
 	MemoryContext scratch;		/* for encoding, reset after each state */
 	ValueCodec *codec;
@@ -314,7 +315,7 @@ read_stored(Batch *b, int32 from, int32 to)
 	Datum	   *ids;
 	int			n = 0;
 
-	if (from >= to)
+	if (from >= to || b->tables_hold_rows_only)
 		return;
 	ids = palloc((to - from) * sizeof(Datum));
 	for (int32 i = from; i < to; i++)
@@ -481,7 +482,9 @@ evaluate(Batch *b)
 
 /*
  * Rows of one statement, column by column, sent WRITE_ROWS at a time as
- * arrays to unnest: larger arrays would be materialised on disk.
+ * arrays.  Inserts unnest them in the select list, in step, which streams
+ * the rows; unnest() of several arrays in FROM would copy them into a
+ * tuplestore first.
  */
 #define WRITE_ROWS 10000
 #define MAX_COLUMNS 10
@@ -573,6 +576,7 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 
 	if (states_seen >= 0 && tree_states(b->tree) != states_seen)
 	{
+		b->tables_hold_rows_only = false;
 		read_stored(b, 0, b->nnodes);
 		stored->settled = false;
 	}
@@ -604,7 +608,9 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 	}
 	stored->states += columns_write(&c, psprintf("INSERT INTO %s (id, state, goal, depth, control, "
 												 "expanded, utility, mobility, proven, best_move) "
-												 "SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+												 "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
+												 "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
+												 "unnest($10)",
 												 b->tree->states), SPI_OK_INSERT);
 }
 
@@ -670,7 +676,8 @@ insert_edges(Batch *b, Stored *stored)
 		columns_set_value(b, &c, 3, k, &b->nodes[child[e]].value, false);
 	}
 	stored->edges += columns_write(&c, psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
-												"mobility, proven) SELECT * FROM unnest($1, $2, $3, $4, $5, $6)",
+												"mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
+												"unnest($4), unnest($5), unnest($6)",
 												b->tree->graph), SPI_OK_INSERT);
 }
 
@@ -759,6 +766,8 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 	SPI_freetuptable(rows);
 	/* What the tree held before this batch looked up its states. */
 	states_seen = tree_states(tree);
+	/* Then what it finds cannot be stored (a fresh tree's first batch): no lookups. */
+	b.tables_hold_rows_only = states_seen == nrows;
 
 	/* Going deeper keeps depths breadth first only when no other state could get there first. */
 	if (limits->deepen && nrows < limits->batch_size)

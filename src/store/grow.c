@@ -55,7 +55,6 @@ typedef struct GrowJob
 	int64		expanded;		/* by this session */
 	int64		unpropagated;	/* states it expanded since its last propagation */
 	int64		stored;
-	int64		analyzed_at;	/* tree size at the last ANALYZE */
 	int			batch;			/* states to expand in the next batch */
 } GrowJob;
 
@@ -198,24 +197,6 @@ batch_budget(const GrowJob *job, const TreeCounters *c)
 		budget = Min(budget, Max(250.0, (job->max_states - c->states) / per_expansion));
 	}
 	return (int) Max(1.0, Min(budget, (double) gt_grow_batch_size));
-}
-
-/*
- * Plans for the batch statements rest on statistics of tables that grow fast.
- * The caller commits at once where it can: a transaction that has updated
- * the tables' statistics rows makes the next ANALYZE of another grower wait
- * for it, which with their row locks could close a cycle.
- */
-static bool
-analyze_when_doubled(GrowJob *job, const TreeCounters *c)
-{
-	if (c->states < 2 * job->analyzed_at)
-		return false;
-	/* Key columns only: sampling the jsonb columns would sort them. */
-	spi_run(psprintf("ANALYZE %s (id, depth, expanded), %s (init_id, next_id)",
-					 job->tree->states, job->tree->graph), 0, NULL, NULL, SPI_OK_UTILITY);
-	job->analyzed_at = c->states;
-	return true;
 }
 
 /* NOTICEs from inside a batch that goes on in memory. */
@@ -395,7 +376,6 @@ gametree_grow(PG_FUNCTION_ARGS)
 	if (limit != NULL)
 		job.deadline = job.began + interval_usecs(limit);
 	job.propagate_at = job.began + (int64) gt_propagate_interval * 1000;
-	job.analyzed_at = 5000;
 	/* Start small: the first NOTICE comes within a second even for slow games. */
 	job.batch = Min(MIN_BATCH * 4, gt_grow_batch_size);
 
@@ -416,8 +396,6 @@ gametree_grow(PG_FUNCTION_ARGS)
 			break;
 		if (job.max_states >= 0 && c.states >= job.max_states)
 			break;
-		if (analyze_when_doubled(&job, &c))
-			commit_if_possible(&job);
 		if (grow_batch(&job, batch_budget(&job, &c), &c) == 0)
 		{
 			bool		left = frontier_left(&job);
