@@ -801,6 +801,58 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	return true;
 }
 
+/*
+ * A state and its ancestors, as bigint[]: parents level by level through the
+ * index on next_id (a recursive query is planned as a scan of the whole
+ * graph per level).
+ */
+static Datum
+ancestors(const Tree *tree, int64 state_id)
+{
+	HASHCTL		ctl = {0};
+	HTAB	   *seen;
+	int64	   *found = palloc(sizeof(int64));
+	int64		nfound = 1,
+				maxfound = 1,
+				from = 0;
+
+	ctl.keysize = ctl.entrysize = sizeof(int64);
+	ctl.hcxt = CurrentMemoryContext;
+	seen = hash_create("gametree ancestors", 256, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	found[0] = state_id;
+	hash_search(seen, &state_id, HASH_ENTER, NULL);
+	while (from < nfound)
+	{
+		int64		to = nfound;
+
+		CHECK_FOR_INTERRUPTS();
+		spi_run_kept(psprintf("SELECT DISTINCT g.init_id FROM %s g WHERE g.next_id = ANY ($1)", tree->graph),
+					 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(found + from, to - from)},
+					 SPI_OK_SELECT);
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			bool		isnull,
+						known;
+			int64		parent = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc,
+															 1, &isnull));
+
+			hash_search(seen, &parent, HASH_ENTER, &known);
+			if (known)
+				continue;
+			if (nfound == maxfound)
+			{
+				maxfound *= 2;
+				found = repalloc_huge(found, maxfound * sizeof(int64));
+			}
+			found[nfound++] = parent;
+		}
+		SPI_freetuptable(SPI_tuptable);
+		from = to;
+	}
+	hash_destroy(seen);
+	return int8_array(found, nfound);
+}
+
 /* The ids of the nodes read, as bigint[]. */
 static Datum
 node_ids(const Graph *g)
@@ -818,16 +870,13 @@ tree_propagate_up(const Tree *tree, int64 state_id)
 	Graph		g;
 	PropagateControl control = {0};
 	PropagateResult result;
-	Oid			types[2] = {BOOLOID, INT8OID};
-	Datum		values[2] = {BoolGetDatum(false), Int64GetDatum(state_id)};
 
 	graph_init(&g, tree, &control);
 	/* The state and its ancestors; their other children count by their edges' copies. */
-	read_rows(&g, psprintf("WITH RECURSIVE up(id) AS (SELECT $2 UNION "
-						   "SELECT g.init_id FROM up JOIN %s g ON g.next_id = up.id) "
-						   "SELECT " NODE_COLUMNS " FROM up JOIN %s s ON s.id = up.id",
-						   tree->graph, tree->states),
-			  2, types, values, "reading ancestors", 0, false, false);
+	read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s WHERE s.id = ANY ($2)", tree->states),
+			  2, (Oid[]) {BOOLOID, INT8ARRAYOID},
+			  (Datum[]) {BoolGetDatum(false), ancestors(tree, state_id)}, "reading ancestors", 0, false,
+			  false);
 	index_nodes(&g);
 	read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g WHERE g.init_id = ANY ($1)",
 						   tree->graph),
