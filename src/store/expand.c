@@ -225,11 +225,11 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	initial_value(game, state, node->terminal, &node->value);
 	if (kind == NODE_NEW)
 	{
-		b->new_nodes++;
 		MemoryContext outer = MemoryContextSwitchTo(b->scratch);
 		Jsonb	   *state_json = gt_encode_state(game, state);
 
 		MemoryContextSwitchTo(outer);
+		b->new_nodes++;
 		node->state_json = encoded(b, state_json);
 		if (node->terminal)
 		{
@@ -386,7 +386,9 @@ may_deepen(Batch *b, bool look)
 		return false;
 	if (!look)
 		return true;
-	if (MemoryContextMemAllocated(b->cxt, true) > (Size) gt_work_memory * 1024)
+	/* Writing adds the edges' keys and order, and the states' order. */
+	if (MemoryContextMemAllocated(b->cxt, true) + b->nedges * 24 + b->new_nodes * sizeof(int32) >
+		(Size) gt_work_memory * 1024)
 		return false;
 	now = GetCurrentTimestamp();
 	if (now >= limits->deepen_until)
@@ -489,27 +491,17 @@ evaluate(Batch *b)
 #define WRITE_ROWS 10000
 #define MAX_COLUMNS 10
 
+/* The rows of one statement, column by column. */
 typedef struct Columns
 {
 	int			ncols;
-	int			nrows;
 	Oid			types[MAX_COLUMNS];
-	Datum	   *values[MAX_COLUMNS];
-	bool	   *nulls[MAX_COLUMNS];
+	Datum		values[MAX_COLUMNS][WRITE_ROWS];
+	bool		nulls[MAX_COLUMNS][WRITE_ROWS];
 } Columns;
 
-static void
-columns_init(Columns *c, int nrows, int ncols, const Oid *types)
-{
-	c->ncols = ncols;
-	c->nrows = nrows;
-	for (int k = 0; k < ncols; k++)
-	{
-		c->types[k] = types[k];
-		c->values[k] = palloc_extended(Max(nrows, 1) * sizeof(Datum), MCXT_ALLOC_HUGE);
-		c->nulls[k] = palloc_extended(Max(nrows, 1) * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	}
-}
+/* Fills row k of the columns with the batch's row number index. */
+typedef void (*FillRow) (Batch *b, Columns *c, int k, int64 index, void *arg);
 
 static inline void
 columns_set(Columns *c, int col, int row, Datum value, bool isnull)
@@ -532,32 +524,63 @@ columns_set_value(Batch *b, Columns *c, int col, int row, const Value *v, bool w
 		columns_set(c, col + 3, row, Int64GetDatum(v->move_id), v->move_id == 0);
 }
 
-/* Runs sql ($1..$ncols: the columns' arrays) per WRITE_ROWS rows; returns the rows processed. */
+/*
+ * Runs sql ($1..$ncols: arrays of the columns) per WRITE_ROWS of nrows rows,
+ * filled as they go, so that no copy of the whole batch is made; returns the
+ * rows processed.
+ */
 static uint64
-columns_write(Columns *c, const char *sql, int expected)
+write_rows(Batch *b, const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
+		   void *arg, int expected)
 {
+	Columns    *c = palloc(sizeof(Columns));
 	Oid			arrays[MAX_COLUMNS];
 	Datum		values[MAX_COLUMNS];
 	uint64		processed = 0;
+	MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree batch write",
+													ALLOCSET_DEFAULT_SIZES);
 
-	for (int k = 0; k < c->ncols; k++)
-		arrays[k] = get_array_type(c->types[k]);
-	for (int first = 0; first < c->nrows; first += WRITE_ROWS)
+	c->ncols = ncols;
+	for (int col = 0; col < ncols; col++)
 	{
-		int			n = Min(WRITE_ROWS, c->nrows - first);
-		MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree batch write",
-														ALLOCSET_DEFAULT_SIZES);
+		c->types[col] = types[col];
+		arrays[col] = get_array_type(types[col]);
+	}
+	for (int64 first = 0; first < nrows; first += WRITE_ROWS)
+	{
+		int			n = (int) Min(WRITE_ROWS, nrows - first);
 		MemoryContext outer = MemoryContextSwitchTo(chunk_cxt);
 
 		CHECK_FOR_INTERRUPTS();
-		for (int k = 0; k < c->ncols; k++)
-			values[k] = datum_array(c->values[k] + first, c->nulls[k] + first, n, c->types[k]);
-		spi_run_kept(sql, c->ncols, arrays, values, expected);
+		for (int k = 0; k < n; k++)
+			fill(b, c, k, first + k, arg);
+		for (int col = 0; col < ncols; col++)
+			values[col] = datum_array(c->values[col], c->nulls[col], n, c->types[col]);
+		spi_run_kept(sql, ncols, arrays, values, expected);
 		processed += SPI_processed;
 		MemoryContextSwitchTo(outer);
-		MemoryContextDelete(chunk_cxt);
+		MemoryContextReset(chunk_cxt);
 	}
+	MemoryContextDelete(chunk_cxt);
+	pfree(c);
 	return processed;
+}
+
+/* A new state's row: id, state, goal, depth, control, expanded, then its value. */
+static void
+fill_state(Batch *b, Columns *c, int k, int64 index, void *arg)
+{
+	BatchNode  *node = &b->nodes[((int32 *) arg)[index]];
+
+	columns_set(c, 0, k, Int64GetDatum(node->id), false);
+	columns_set(c, 1, k, node->state_json, false);
+	columns_set(c, 2, k, node->goal_json, !node->terminal);
+	columns_set(c, 3, k, Int32GetDatum(node->depth), false);
+	columns_set(c, 4, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
+				CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
+	/* A terminal state has nothing to expand. */
+	columns_set(c, 5, k, BoolGetDatum(node->terminal || node->expanded), false);
+	columns_set_value(b, c, 6, k, &node->value, true);
 }
 
 /*
@@ -570,7 +593,6 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 {
 	int32	   *rows = palloc_extended(Max(b->nnodes, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	int			n = 0;
-	Columns		c;
 	Oid			types[10] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID, JSONBOID,
 	BOOLOID, INT8OID};
 
@@ -587,64 +609,69 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 		return;
 	/* In key order: concurrent writers then never wait on each other in a cycle. */
 	qsort_arg(rows, n, sizeof(int32), compare_node_ids, b->nodes);
-	columns_init(&c, n, 10, types);
 	for (int k = 0; k < n; k++)
 	{
 		BatchNode  *node = &b->nodes[rows[k]];
 
-		columns_set(&c, 0, k, Int64GetDatum(node->id), false);
-		columns_set(&c, 1, k, node->state_json, false);
-		columns_set(&c, 2, k, node->goal_json, !node->terminal);
-		columns_set(&c, 3, k, Int32GetDatum(node->depth), false);
-		columns_set(&c, 4, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
-					CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
-		/* A terminal state has nothing to expand. */
-		columns_set(&c, 5, k, BoolGetDatum(node->terminal || node->expanded), false);
-		columns_set_value(b, &c, 6, k, &node->value, true);
 		if (!node->terminal && !node->expanded)
 			stored->frontier++;
 		if (node->expanded)
 			stored->expanded++;
 	}
-	stored->states += columns_write(&c, psprintf("INSERT INTO %s (id, state, goal, depth, control, "
-												 "expanded, utility, mobility, proven, best_move) "
-												 "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
-												 "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
-												 "unnest($10)",
-												 b->tree->states), SPI_OK_INSERT);
+	stored->states += write_rows(b, psprintf("INSERT INTO %s (id, state, goal, depth, control, "
+											 "expanded, utility, mobility, proven, best_move) "
+											 "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
+											 "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
+											 "unnest($10)", b->tree->states),
+								 10, types, n, fill_state, rows, SPI_OK_INSERT);
+	pfree(rows);
 }
 
-typedef struct EdgeKeys
+/* The edges a batch writes, and their order. */
+typedef struct EdgeRows
 {
-	const int64 *init;
-	const int64 *move;
-} EdgeKeys;
+	int64	   *init;
+	int64	   *move;
+	int32	   *child;
+	int32	   *order;
+} EdgeRows;
 
 static int
 compare_edge_keys(const void *a, const void *b, void *arg)
 {
-	const EdgeKeys *keys = arg;
+	const EdgeRows *edges = arg;
 	int32		x = *(const int32 *) a;
 	int32		y = *(const int32 *) b;
 
-	if (keys->init[x] != keys->init[y])
-		return (keys->init[x] > keys->init[y]) - (keys->init[x] < keys->init[y]);
-	return (keys->move[x] > keys->move[y]) - (keys->move[x] < keys->move[y]);
+	if (edges->init[x] != edges->init[y])
+		return (edges->init[x] > edges->init[y]) - (edges->init[x] < edges->init[y]);
+	return (edges->move[x] > edges->move[y]) - (edges->move[x] < edges->move[y]);
+}
+
+/* An edge's row: init_id, move_id, next_id, then its child's value. */
+static void
+fill_edge(Batch *b, Columns *c, int k, int64 index, void *arg)
+{
+	EdgeRows   *edges = arg;
+	int32		e = edges->order[index];
+
+	columns_set(c, 0, k, Int64GetDatum(edges->init[e]), false);
+	columns_set(c, 1, k, Int64GetDatum(edges->move[e]), false);
+	columns_set(c, 2, k, Int64GetDatum(b->nodes[edges->child[e]].id), false);
+	columns_set_value(b, c, 3, k, &b->nodes[edges->child[e]].value, false);
 }
 
 /* Edges out of the states this batch expanded and stores, with their children's values. */
 static void
 insert_edges(Batch *b, Stored *stored)
 {
-	int64	   *init = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
-	int64	   *move = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
-	int32	   *child = palloc_extended(Max(b->nedges, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	int32	   *order;
-	EdgeKeys	keys = {init, move};
+	EdgeRows	edges;
 	int			n = 0;
-	Columns		c;
 	Oid			types[6] = {INT8OID, INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID};
 
+	edges.init = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
+	edges.move = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
+	edges.child = palloc_extended(Max(b->nedges, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	for (int32 i = 0; i < b->nnodes; i++)
 	{
 		BatchNode  *node = &b->nodes[i];
@@ -653,51 +680,32 @@ insert_edges(Batch *b, Stored *stored)
 			continue;
 		for (int32 k = 0; k < node->nedges; k++)
 		{
-			init[n] = node->id;
-			move[n] = b->edge_move[node->first_edge + k];
-			child[n++] = b->edge_child[node->first_edge + k];
+			edges.init[n] = node->id;
+			edges.move[n] = b->edge_move[node->first_edge + k];
+			edges.child[n++] = b->edge_child[node->first_edge + k];
 		}
 	}
-	if (n == 0)
-		return;
 	/* In key order, as the states. */
-	order = palloc_extended(n * sizeof(int32), MCXT_ALLOC_HUGE);
+	edges.order = palloc_extended(Max(n, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	for (int e = 0; e < n; e++)
-		order[e] = e;
-	qsort_arg(order, n, sizeof(int32), compare_edge_keys, &keys);
-	columns_init(&c, n, 6, types);
-	for (int k = 0; k < n; k++)
-	{
-		int			e = order[k];
-
-		columns_set(&c, 0, k, Int64GetDatum(init[e]), false);
-		columns_set(&c, 1, k, Int64GetDatum(move[e]), false);
-		columns_set(&c, 2, k, Int64GetDatum(b->nodes[child[e]].id), false);
-		columns_set_value(b, &c, 3, k, &b->nodes[child[e]].value, false);
-	}
-	stored->edges += columns_write(&c, psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
-												"mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
-												"unnest($4), unnest($5), unnest($6)",
-												b->tree->graph), SPI_OK_INSERT);
+		edges.order[e] = e;
+	qsort_arg(edges.order, n, sizeof(int32), compare_edge_keys, &edges);
+	stored->edges += write_rows(b, psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
+											"mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
+											"unnest($4), unnest($5), unnest($6)", b->tree->graph),
+								6, types, n, fill_edge, &edges, SPI_OK_INSERT);
+	pfree(edges.init);
+	pfree(edges.move);
+	pfree(edges.child);
+	pfree(edges.order);
 }
 
-/* The frontier states taken: expanded, valued from their children. */
+/* A frontier state taken: expanded, valued from its children. */
 static void
-update_rows(Batch *b, int32 nrows)
+fill_taken(Batch *b, Columns *c, int k, int64 index, void *arg)
 {
-	Columns		c;
-	Oid			types[5] = {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID};
-
-	columns_init(&c, nrows, 5, types);
-	for (int32 i = 0; i < nrows; i++)
-	{
-		columns_set(&c, 0, i, Int64GetDatum(b->nodes[i].id), false);
-		columns_set_value(b, &c, 1, i, &b->nodes[i].value, true);
-	}
-	columns_write(&c, psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
-							   "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
-							   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-							   "WHERE s.id = u.id", b->tree->states), SPI_OK_UPDATE);
+	columns_set(c, 0, k, Int64GetDatum(b->nodes[index].id), false);
+	columns_set_value(b, c, 1, k, &b->nodes[index].value, true);
 }
 
 /* Writes the batch: moves, states, edges, then the frontier states it expanded. */
@@ -731,8 +739,12 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 	tree_lock(tree);
 	insert_states(b, states_seen, stored);
 	insert_edges(b, stored);
-	if (nrows > 0)
-		update_rows(b, nrows);
+	write_rows(b, psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
+						   "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
+						   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+						   "WHERE s.id = u.id", tree->states),
+			   5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken, NULL,
+			   SPI_OK_UPDATE);
 	stored->expanded += nrows;
 	stored->frontier -= nrows;
 	tree_count(tree, stored);
