@@ -34,7 +34,8 @@ others_total(const Game *game, const Value *v, int mover)
 	return total;
 }
 
-bool
+/* Is a a better move than b for mover?  (b may be unknown.) */
+static bool
 value_better(const Game *game, const Value *a, const Value *b, int mover)
 {
 	double		diff;

@@ -34,8 +34,6 @@ typedef struct Value
 extern void value_unknown(const Game *game, Value *v);
 /* The value of a state whose role in control is mover (or GT_NO_ROLE) from its moves'. */
 extern void value_evaluate(const Game *game, int mover, const Value *moves, int n, Value *out);
-/* Is a a better move than b for mover?  (b may be unknown.) */
-extern bool value_better(const Game *game, const Value *a, const Value *b, int mover);
 /* Equal as stored: known, proven, best move, hundredths of utility, mobility. */
 extern bool value_same(const Game *game, const Value *a, const Value *b);
 /* Rounds a utility to the hundredths it is stored with. */
