@@ -2,7 +2,7 @@
 -- what C reads back is checked, and bad rows give an error, never a crash.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(9);
+SELECT plan(12);
 
 SELECT gametree.create_tree('tampered', 'tictactoe') IS NOT NULL AS created \gset
 SELECT gametree.expand('tampered', (SELECT root_id FROM gametree.trees WHERE name = 'tampered')) AS edges \gset
@@ -74,6 +74,23 @@ SELECT expanded FROM gametree.grow_step('tampered', 1) \gset
 SELECT gametree.propagate('tampered', false) IS NOT NULL AS propagated \gset
 SELECT is((SELECT utility FROM tampered_states WHERE depth = 0), '{"xplayer": 100, "oplayer": 0}'::jsonb,
           'a utility of 1e300 counts as 100');
+
+-- Columns the owner adds get their defaults, and the owner's triggers fire:
+-- rows go straight to a table only where an INSERT would do just that
+SELECT gametree.create_tree('owned', 'tictactoe') IS NOT NULL AS created \gset
+ALTER TABLE owned_states ADD COLUMN note text NOT NULL DEFAULT 'mine';
+CREATE TEMP TABLE fired (init_id bigint);
+CREATE FUNCTION pg_temp.record_edge() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO pg_temp.fired VALUES (NEW.init_id); RETURN NULL; END $$;
+CREATE TRIGGER recorded AFTER INSERT ON owned_graph FOR EACH ROW EXECUTE FUNCTION pg_temp.record_edge();
+CALL gametree.grow('owned');
+SELECT is((SELECT count(*) FILTER (WHERE note = 'mine') FROM owned_states), 5478::bigint,
+          'every state got the default of a column the owner added');
+SELECT is((SELECT count(*) FROM fired), 16167::bigint, 'the owner''s row trigger fired for every edge');
+SELECT gametree.create_tree('checked', 'tictactoe') IS NOT NULL AS created \gset
+ALTER TABLE checked_states ADD CONSTRAINT shallow CHECK (depth < 3);
+SELECT throws_ok($$CALL gametree.grow('checked')$$, '23514', NULL,
+                 'a CHECK the owner added holds for the rows grow writes');
 
 SELECT * FROM finish();
 ROLLBACK;
