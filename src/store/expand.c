@@ -26,9 +26,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "store/bulk.h"
 #include "store/expand.h"
-#include "store/schema.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
 #include "utils/builtins.h"
@@ -527,24 +525,20 @@ columns_set_value(Batch *b, Columns *c, int col, int row, const Value *v, bool w
 }
 
 /*
- * Writes nrows rows, filled WRITE_ROWS at a time so that no copy of the
- * whole batch is made; returns the rows processed.  Inserts into relid's
- * columns go straight to the table where they may (bulk.c); otherwise, and
- * for other statements, sql runs per WRITE_ROWS rows, with arrays of the
- * columns as $1..$ncols.
+ * Runs sql ($1..$ncols: arrays of the columns) per WRITE_ROWS of nrows rows,
+ * filled as they go, so that no copy of the whole batch is made; returns the
+ * rows processed.
  */
 static uint64
-write_rows(Batch *b, Oid relid, const char *const *columns, const char *sql, int ncols,
-		   const Oid *types, int64 nrows, FillRow fill, void *arg, int expected)
+write_rows(Batch *b, const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
+		   void *arg, int expected)
 {
 	Columns    *c = palloc(sizeof(Columns));
 	Oid			arrays[MAX_COLUMNS];
 	Datum		values[MAX_COLUMNS];
-	bool		nulls[MAX_COLUMNS];
 	uint64		processed = 0;
 	MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree batch write",
 													ALLOCSET_DEFAULT_SIZES);
-	BulkInsert *bulk = OidIsValid(relid) && nrows > 0 ? bulk_open(relid, columns, ncols) : NULL;
 
 	c->ncols = ncols;
 	for (int col = 0; col < ncols; col++)
@@ -560,32 +554,13 @@ write_rows(Batch *b, Oid relid, const char *const *columns, const char *sql, int
 		CHECK_FOR_INTERRUPTS();
 		for (int k = 0; k < n; k++)
 			fill(b, c, k, first + k, arg);
-		if (bulk != NULL)
-		{
-			for (int k = 0; k < n; k++)
-			{
-				for (int col = 0; col < ncols; col++)
-				{
-					values[col] = c->values[col][k];
-					nulls[col] = c->nulls[col][k];
-				}
-				bulk_insert(bulk, values, nulls);
-			}
-			/* The chunk's values are freed next. */
-			bulk_flush(bulk);
-		}
-		else
-		{
-			for (int col = 0; col < ncols; col++)
-				values[col] = datum_array(c->values[col], c->nulls[col], n, c->types[col]);
-			spi_run_kept(sql, ncols, arrays, values, expected);
-			processed += SPI_processed;
-		}
+		for (int col = 0; col < ncols; col++)
+			values[col] = datum_array(c->values[col], c->nulls[col], n, c->types[col]);
+		spi_run_kept(sql, ncols, arrays, values, expected);
+		processed += SPI_processed;
 		MemoryContextSwitchTo(outer);
 		MemoryContextReset(chunk_cxt);
 	}
-	if (bulk != NULL)
-		processed = bulk_close(bulk);
 	MemoryContextDelete(chunk_cxt);
 	pfree(c);
 	return processed;
@@ -618,8 +593,6 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 {
 	int32	   *rows = palloc_extended(Max(b->nnodes, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	int			n = 0;
-	static const char *const columns[10] = {"id", "state", "goal", "depth", "control", "expanded",
-	"utility", "mobility", "proven", "best_move"};
 	Oid			types[10] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID, JSONBOID,
 	BOOLOID, INT8OID};
 
@@ -645,12 +618,11 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 		if (node->expanded)
 			stored->expanded++;
 	}
-	stored->states += write_rows(b, b->tree->relids[TREE_STATES], columns,
-								 psprintf("INSERT INTO %s (id, state, goal, depth, control, "
-										  "expanded, utility, mobility, proven, best_move) "
-										  "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
-										  "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
-										  "unnest($10)", b->tree->states),
+	stored->states += write_rows(b, psprintf("INSERT INTO %s (id, state, goal, depth, control, "
+											 "expanded, utility, mobility, proven, best_move) "
+											 "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
+											 "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
+											 "unnest($10)", b->tree->states),
 								 10, types, n, fill_state, rows, SPI_OK_INSERT);
 	pfree(rows);
 }
@@ -695,8 +667,6 @@ insert_edges(Batch *b, Stored *stored)
 {
 	EdgeRows	edges;
 	int			n = 0;
-	static const char *const columns[6] = {"init_id", "move_id", "next_id", "utility", "mobility",
-	"proven"};
 	Oid			types[6] = {INT8OID, INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID};
 
 	edges.init = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
@@ -720,10 +690,9 @@ insert_edges(Batch *b, Stored *stored)
 	for (int e = 0; e < n; e++)
 		edges.order[e] = e;
 	qsort_arg(edges.order, n, sizeof(int32), compare_edge_keys, &edges);
-	stored->edges += write_rows(b, b->tree->relids[TREE_GRAPH], columns,
-								psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
-										 "mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
-										 "unnest($4), unnest($5), unnest($6)", b->tree->graph),
+	stored->edges += write_rows(b, psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
+											"mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
+											"unnest($4), unnest($5), unnest($6)", b->tree->graph),
 								6, types, n, fill_edge, &edges, SPI_OK_INSERT);
 	pfree(edges.init);
 	pfree(edges.move);
@@ -770,7 +739,7 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 	tree_lock(tree);
 	insert_states(b, states_seen, stored);
 	insert_edges(b, stored);
-	write_rows(b, InvalidOid, NULL, psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
+	write_rows(b, psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
 						   "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
 						   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
 						   "WHERE s.id = u.id", tree->states),
