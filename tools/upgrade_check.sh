@@ -43,17 +43,28 @@ gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS gametree_upgraded" -c "CREATE
 gt_psql -q -d gametree_fresh -c "CREATE EXTENSION gametree"
 # Each step in its own session: a backend never loads both libraries.
 gt_psql -q -d gametree_upgraded -c "CREATE EXTENSION gametree VERSION '$OLD_VERSION'" \
-	-c "SELECT gametree.create_tree('t', 'tictactoe')" -c "CALL gametree.grow('t', max_depth => 4)" >/dev/null
+	-c "SELECT gametree.create_tree('t', 'tictactoe')" -c "CALL gametree.grow('t', max_depth => 4)" \
+	-c "SELECT * FROM gametree.grow_step('t', 5)" >/dev/null
 gt_psql -q -d gametree_upgraded -c "ALTER EXTENSION gametree UPDATE TO '$NEW_VERSION'"
 
 check "the upgraded extension is version $NEW_VERSION" test \
 	"$(gt_psql -At -d gametree_upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'gametree'")" = "$NEW_VERSION"
+
+# grow_step left states stale in 0.1.0: the upgrade counts them pending.
+check "states left stale by $OLD_VERSION are pending after the upgrade" test \
+	"$(gt_psql -At -d gametree_upgraded -c "SELECT pending FROM gametree.trees WHERE name = 't'")" = 1
 
 # The tree grown by 0.1.0 goes on growing, to tic-tac-toe's 5,478 positions.
 gt_psql -q -d gametree_upgraded -c "CALL gametree.grow('t')"
 stats=$(gt_psql -At -d gametree_upgraded -c "SELECT states || ' ' || frontier || ' ' || root_proven FROM gametree.tree_stats('t')" 2>&1)
 check "a tree grown by $OLD_VERSION grows on after the upgrade (states frontier proven: $stats)" \
 	test "$stats" = "5478 0 true"
+check "the upgrade dropped the stale column of its states (pending counts instead)" test \
+	"$(gt_psql -At -d gametree_upgraded -c "SELECT count(*) FROM pg_attribute WHERE attrelid = 'public.t_states'::regclass AND attname = 'stale' AND NOT attisdropped")" = 0
+check "its values are what propagation from scratch computes" test \
+	"$(gt_psql -At -d gametree_upgraded -c "CREATE TEMP TABLE before AS SELECT id, utility, mobility, proven, best_move FROM public.t_states" \
+		-c "SELECT gametree.propagate('t') IS NULL" \
+		-c "SELECT count(*) FROM (SELECT * FROM before EXCEPT SELECT id, utility, mobility, proven, best_move FROM public.t_states) d" | tail -n 1)" = 0
 check "the catalog counters agree with its tables" test \
 	"$(gt_psql -At -d gametree_upgraded -c "SELECT states = (SELECT count(*) FROM public.t_states) FROM gametree.trees WHERE name = 't'")" = t
 check "drop_tree removes it" gt_psql -q -o /dev/null -d gametree_upgraded -c "SELECT gametree.drop_tree('t')"
