@@ -1256,7 +1256,7 @@ BEGIN
     BEGIN
         IF random() < 0.06 THEN                  -- settings within reach of any role
             stmt := fuzz.pick(ARRAY[
-                format('SELECT set_config(%L, %L, true)', 'gametree.propagate_chunk', fuzz.pick(ARRAY['100', '101', '10000000', '99', 'x'])),
+                format('SELECT set_config(%L, %L, true)', 'gametree.work_memory', fuzz.pick(ARRAY['1MB', '2MB', '64MB', '1023kB', 'x'])),
                 format('SELECT set_config(%L, %L, true)', 'gametree.grow_batch_size', fuzz.pick(ARRAY['1', '2', '1000000', '0'])),
                 format('SELECT set_config(%L, %L, true)', 'gametree.progress_interval', fuzz.pick(ARRAY['10ms', '1h', '9ms'])),
                 format('SELECT set_config(%L, %L, true)', 'gametree.propagate_interval', fuzz.pick(ARRAY['0', '1ms', '1h'])),
