@@ -482,105 +482,34 @@ evaluate(Batch *b)
 	return final;
 }
 
-/*
- * Rows of one statement, column by column, sent WRITE_ROWS at a time as
- * arrays.  Inserts unnest them in the select list, in step, which streams
- * the rows; unnest() of several arrays in FROM would copy them into a
- * tuplestore first.
- */
-#define WRITE_ROWS 10000
-#define MAX_COLUMNS 10
-
-/* The rows of one statement, column by column. */
-typedef struct Columns
+/* What the fill functions of a batch's statements read: the batch, and which of its rows. */
+typedef struct BatchRows
 {
-	int			ncols;
-	Oid			types[MAX_COLUMNS];
-	Datum		values[MAX_COLUMNS][WRITE_ROWS];
-	bool		nulls[MAX_COLUMNS][WRITE_ROWS];
-} Columns;
-
-/* Fills row k of the columns with the batch's row number index. */
-typedef void (*FillRow) (Batch *b, Columns *c, int k, int64 index, void *arg);
-
-static inline void
-columns_set(Columns *c, int col, int row, Datum value, bool isnull)
-{
-	c->values[col][row] = value;
-	c->nulls[col][row] = isnull;
-}
-
-/* utility, mobility, proven (and best_move) of a value from column col on. */
-static void
-columns_set_value(Batch *b, Columns *c, int col, int row, const Value *v, bool with_best_move)
-{
-	Jsonb	   *utility = value_utility_json(b->codec, v);
-	Jsonb	   *mobility = value_mobility_json(b->codec, v);
-
-	columns_set(c, col, row, PointerGetDatum(utility), utility == NULL);
-	columns_set(c, col + 1, row, PointerGetDatum(mobility), mobility == NULL);
-	columns_set(c, col + 2, row, BoolGetDatum(v->proven), false);
-	if (with_best_move)
-		columns_set(c, col + 3, row, Int64GetDatum(v->move_id), v->move_id == 0);
-}
-
-/*
- * Runs sql ($1..$ncols: arrays of the columns) per WRITE_ROWS of nrows rows,
- * filled as they go, so that no copy of the whole batch is made; returns the
- * rows processed.
- */
-static uint64
-write_rows(Batch *b, const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
-		   void *arg, int expected)
-{
-	Columns    *c = palloc(sizeof(Columns));
-	Oid			arrays[MAX_COLUMNS];
-	Datum		values[MAX_COLUMNS];
-	uint64		processed = 0;
-	MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree batch write",
-													ALLOCSET_DEFAULT_SIZES);
-
-	c->ncols = ncols;
-	for (int col = 0; col < ncols; col++)
-	{
-		c->types[col] = types[col];
-		arrays[col] = get_array_type(types[col]);
-	}
-	for (int64 first = 0; first < nrows; first += WRITE_ROWS)
-	{
-		int			n = (int) Min(WRITE_ROWS, nrows - first);
-		MemoryContext outer = MemoryContextSwitchTo(chunk_cxt);
-
-		CHECK_FOR_INTERRUPTS();
-		for (int k = 0; k < n; k++)
-			fill(b, c, k, first + k, arg);
-		for (int col = 0; col < ncols; col++)
-			values[col] = datum_array(c->values[col], c->nulls[col], n, c->types[col]);
-		spi_run_kept(sql, ncols, arrays, values, expected);
-		processed += SPI_processed;
-		MemoryContextSwitchTo(outer);
-		MemoryContextReset(chunk_cxt);
-	}
-	MemoryContextDelete(chunk_cxt);
-	pfree(c);
-	return processed;
-}
+	Batch	   *b;
+	int32	   *nodes;			/* states to insert, in key order */
+	int64	   *init;			/* edges to insert, with order their key order */
+	int64	   *move;
+	int32	   *child;
+	int32	   *order;
+} BatchRows;
 
 /* A new state's row: id, state, goal, depth, control, expanded, then its value. */
 static void
-fill_state(Batch *b, Columns *c, int k, int64 index, void *arg)
+fill_state(void *arg, RowChunk *c, int k, int64 index)
 {
-	BatchNode  *node = &b->nodes[((int32 *) arg)[index]];
+	BatchRows  *rows = arg;
+	Batch	   *b = rows->b;
+	BatchNode  *node = &b->nodes[rows->nodes[index]];
 
-	columns_set(c, 0, k, Int64GetDatum(node->id), false);
-	columns_set(c, 1, k, node->state_json, false);
-	columns_set(c, 2, k, node->goal_json, !node->terminal);
-	columns_set(c, 3, k, Int32GetDatum(node->depth), false);
-	columns_set(c, 4, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
+	row_set(c, 0, k, Int64GetDatum(node->id), false);
+	row_set(c, 1, k, node->state_json, false);
+	row_set(c, 2, k, node->goal_json, !node->terminal);
+	row_set(c, 3, k, Int32GetDatum(node->depth), false);
+	row_set(c, 4, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
 				CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
 	/* A terminal state has nothing to expand. */
-	columns_set(c, 5, k, BoolGetDatum(node->terminal || node->expanded), false);
-	columns_set_value(b, c, 6, k, &node->value, true);
+	row_set(c, 5, k, BoolGetDatum(node->terminal || node->expanded), false);
+	row_set_value(b->codec, c, 6, k, &node->value, true);
 }
 
 /*
@@ -592,6 +521,7 @@ static void
 insert_states(Batch *b, int64 states_seen, Stored *stored)
 {
 	int32	   *rows = palloc_extended(Max(b->nnodes, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	BatchRows	batch_rows = {b, rows};
 	int			n = 0;
 	Oid			types[10] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID, JSONBOID,
 	BOOLOID, INT8OID};
@@ -618,28 +548,19 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 		if (node->expanded)
 			stored->expanded++;
 	}
-	stored->states += write_rows(b, psprintf("INSERT INTO %s (id, state, goal, depth, control, "
-											 "expanded, utility, mobility, proven, best_move) "
-											 "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
-											 "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
-											 "unnest($10)", b->tree->states),
-								 10, types, n, fill_state, rows, SPI_OK_INSERT);
+	stored->states += write_rows(psprintf("INSERT INTO %s (id, state, goal, depth, control, "
+										  "expanded, utility, mobility, proven, best_move) "
+										  "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
+										  "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
+										  "unnest($10)", b->tree->states),
+								 10, types, n, fill_state, NULL, &batch_rows, SPI_OK_INSERT, NULL);
 	pfree(rows);
 }
-
-/* The edges a batch writes, and their order. */
-typedef struct EdgeRows
-{
-	int64	   *init;
-	int64	   *move;
-	int32	   *child;
-	int32	   *order;
-} EdgeRows;
 
 static int
 compare_edge_keys(const void *a, const void *b, void *arg)
 {
-	const EdgeRows *edges = arg;
+	const BatchRows *edges = arg;
 	int32		x = *(const int32 *) a;
 	int32		y = *(const int32 *) b;
 
@@ -650,22 +571,23 @@ compare_edge_keys(const void *a, const void *b, void *arg)
 
 /* An edge's row: init_id, move_id, next_id, then its child's value. */
 static void
-fill_edge(Batch *b, Columns *c, int k, int64 index, void *arg)
+fill_edge(void *arg, RowChunk *c, int k, int64 index)
 {
-	EdgeRows   *edges = arg;
+	BatchRows  *edges = arg;
+	Batch	   *b = edges->b;
 	int32		e = edges->order[index];
 
-	columns_set(c, 0, k, Int64GetDatum(edges->init[e]), false);
-	columns_set(c, 1, k, Int64GetDatum(edges->move[e]), false);
-	columns_set(c, 2, k, Int64GetDatum(b->nodes[edges->child[e]].id), false);
-	columns_set_value(b, c, 3, k, &b->nodes[edges->child[e]].value, false);
+	row_set(c, 0, k, Int64GetDatum(edges->init[e]), false);
+	row_set(c, 1, k, Int64GetDatum(edges->move[e]), false);
+	row_set(c, 2, k, Int64GetDatum(b->nodes[edges->child[e]].id), false);
+	row_set_value(b->codec, c, 3, k, &b->nodes[edges->child[e]].value, false);
 }
 
 /* Edges out of the states this batch expanded and stores, with their children's values. */
 static void
 insert_edges(Batch *b, Stored *stored)
 {
-	EdgeRows	edges;
+	BatchRows	edges = {b};
 	int			n = 0;
 	Oid			types[6] = {INT8OID, INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID};
 
@@ -690,10 +612,10 @@ insert_edges(Batch *b, Stored *stored)
 	for (int e = 0; e < n; e++)
 		edges.order[e] = e;
 	qsort_arg(edges.order, n, sizeof(int32), compare_edge_keys, &edges);
-	stored->edges += write_rows(b, psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
-											"mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
-											"unnest($4), unnest($5), unnest($6)", b->tree->graph),
-								6, types, n, fill_edge, &edges, SPI_OK_INSERT);
+	stored->edges += write_rows(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
+										 "mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
+										 "unnest($4), unnest($5), unnest($6)", b->tree->graph),
+								6, types, n, fill_edge, NULL, &edges, SPI_OK_INSERT, NULL);
 	pfree(edges.init);
 	pfree(edges.move);
 	pfree(edges.child);
@@ -702,10 +624,12 @@ insert_edges(Batch *b, Stored *stored)
 
 /* A frontier state taken: expanded, valued from its children. */
 static void
-fill_taken(Batch *b, Columns *c, int k, int64 index, void *arg)
+fill_taken(void *arg, RowChunk *c, int k, int64 index)
 {
-	columns_set(c, 0, k, Int64GetDatum(b->nodes[index].id), false);
-	columns_set_value(b, c, 1, k, &b->nodes[index].value, true);
+	Batch	   *b = arg;
+
+	row_set(c, 0, k, Int64GetDatum(b->nodes[index].id), false);
+	row_set_value(b->codec, c, 1, k, &b->nodes[index].value, true);
 }
 
 /* Writes the batch: moves, states, edges, then the frontier states it expanded. */
@@ -739,12 +663,12 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 	tree_lock(tree);
 	insert_states(b, states_seen, stored);
 	insert_edges(b, stored);
-	write_rows(b, psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
-						   "mobility = u.mobility, proven = u.proven, best_move = u.best_move "
-						   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-						   "WHERE s.id = u.id", tree->states),
-			   5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken, NULL,
-			   SPI_OK_UPDATE);
+	write_rows(psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
+						"mobility = u.mobility, proven = u.proven, best_move = u.best_move "
+						"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+						"WHERE s.id = u.id", tree->states),
+			   5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken, NULL, b,
+			   SPI_OK_UPDATE, NULL);
 	stored->expanded += nrows;
 	stored->frontier -= nrows;
 	tree_count(tree, stored);

@@ -1,11 +1,11 @@
 /*
  * grow.c: CALL gametree.grow(tree, max_states, max_depth, time_limit), the
  * batch job.  It expands the frontier breadth first, one batch at a time
- * through gametree.grow_step(), carries values upward in bulk at the end
- * (propagate.c), and reports progress in gametree.grow_progress and in
- * NOTICEs.  time_limit bounds the whole call: expansion stops in time for
- * the propagation, which itself stops at the limit, leaving what it did not
- * write pending for the next call.
+ * (expand.c), carries values upward in bulk at the end (propagate.c), and
+ * reports progress in gametree.grow_progress and in NOTICEs.  time_limit
+ * bounds the whole call: expansion stops in time for the propagation, which
+ * itself stops at the limit, leaving what it did not write pending for the
+ * next call.
  *
  * Called by CALL at top level, it commits every batch, so a cancelled job
  * keeps what it did and the next call resumes.  Inside a transaction block or

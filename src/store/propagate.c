@@ -37,7 +37,6 @@
 
 #define MAX_ROUNDS 1000			/* of re-evaluation on cycles that do not settle */
 #define FETCH_ROWS 10000		/* rows read per cursor fetch */
-#define WRITE_ROWS 10000		/* rows written per statement */
 
 /*
  * Values are kept packed, in the form they are stored in: utilities in
@@ -560,87 +559,61 @@ evaluate_all(Graph *g)
 	return true;
 }
 
-/* Rows to write, as the arrays of one statement. */
-typedef struct Chunk
-{
-	int			n;
-	Datum		key1[WRITE_ROWS],
-				key2[WRITE_ROWS],
-				utility[WRITE_ROWS],
-				mobility[WRITE_ROWS],
-				proven[WRITE_ROWS],
-				best[WRITE_ROWS];
-	bool		utility_null[WRITE_ROWS],
-				mobility_null[WRITE_ROWS],
-				best_null[WRITE_ROWS];
-} Chunk;
-
-static void
-chunk_add(const Graph *g, Chunk *chunk, int64 key1, int64 key2, const char *packed, int64 best)
-{
-	Value		v;
-	Jsonb	   *utility,
-			   *mobility;
-	int			k = chunk->n++;
-
-	unpack(&g->layout, packed, best, &v);
-	chunk->key1[k] = Int64GetDatum(key1);
-	chunk->key2[k] = Int64GetDatum(key2);
-	utility = value_utility_json(g->codec, &v);
-	chunk->utility_null[k] = utility == NULL;
-	chunk->utility[k] = PointerGetDatum(utility);
-	mobility = value_mobility_json(g->codec, &v);
-	chunk->mobility_null[k] = mobility == NULL;
-	chunk->mobility[k] = PointerGetDatum(mobility);
-	chunk->proven[k] = BoolGetDatum(v.proven);
-	chunk->best_null[k] = best == 0;
-	chunk->best[k] = Int64GetDatum(best);
-}
-
-/*
- * Runs one chunk's statement, then lets the caller commit (grow does, so that
- * what is written stays written).  Returns false when time is up.
- */
-static bool
-chunk_write(Graph *g, Chunk *chunk, bool edges, int64 *written, int64 towrite)
-{
-	Datum		values[5];
-	Oid			types[5] = {INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID};
-
-	if (chunk->n == 0)
-		return true;
-	values[0] = datum_array(chunk->key1, NULL, chunk->n, INT8OID);
-	values[1] = datum_array(edges ? chunk->key2 : chunk->best, edges ? NULL : chunk->best_null,
-							chunk->n, INT8OID);
-	values[2] = datum_array(chunk->utility, chunk->utility_null, chunk->n, JSONBOID);
-	values[3] = datum_array(chunk->mobility, chunk->mobility_null, chunk->n, JSONBOID);
-	values[4] = datum_array(chunk->proven, NULL, chunk->n, BOOLOID);
-	if (edges)
-		spi_run_kept(psprintf("UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
-							  "proven = u.proven FROM unnest($1, $2, $3, $4, $5) "
-							  "u(init_id, move_id, utility, mobility, proven) "
-							  "WHERE g.init_id = u.init_id AND g.move_id = u.move_id",
-							  g->tree->graph), 5, types, values, SPI_OK_UPDATE);
-	else
-		spi_run_kept(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
-							  "proven = u.proven, best_move = u.best_move "
-							  "FROM unnest($1, $2, $3, $4, $5) "
-							  "u(id, best_move, utility, mobility, proven) WHERE s.id = u.id",
-							  g->tree->states), 5, types, values, SPI_OK_UPDATE);
-	*written += chunk->n;
-	chunk->n = 0;
-	report(g, "writing", *written, towrite);
-	if (g->control->between_chunks != NULL)
-		g->control->between_chunks(g->control->arg);
-	return !past_deadline(g);
-}
-
 /* Does the state's row differ from its value? */
 static bool
 node_changed(const Graph *g, int64 i)
 {
 	return NODE(g, i)->best_move != NODE(g, i)->stored_best_move ||
 		memcmp(NODE_VALUE(g, i), NODE_STORED(g, i), g->layout.size) != 0;
+}
+
+/* What the writing of changes reads: the graph, which rows, and how far it is. */
+typedef struct Changes
+{
+	Graph	   *g;
+	int64	   *rows;			/* node or edge indexes */
+	int64		done;			/* rows written by earlier statements */
+	int64		total;
+} Changes;
+
+static void
+fill_state(void *arg, RowChunk *c, int k, int64 index)
+{
+	Changes    *changes = arg;
+	Graph	   *g = changes->g;
+	int64		i = changes->rows[index];
+	Value		v;
+
+	unpack(&g->layout, NODE_VALUE(g, i), NODE(g, i)->best_move, &v);
+	row_set(c, 0, k, Int64GetDatum(NODE(g, i)->id), false);
+	row_set_value(g->codec, c, 1, k, &v, true);
+}
+
+static void
+fill_edge(void *arg, RowChunk *c, int k, int64 index)
+{
+	Changes    *changes = arg;
+	Graph	   *g = changes->g;
+	GraphEdge  *edge = EDGE(g, changes->rows[index]);
+	Value		v;
+
+	unpack(&g->layout, NODE_VALUE(g, edge->child), 0, &v);
+	row_set(c, 0, k, Int64GetDatum(NODE(g, edge->init)->id), false);
+	row_set(c, 1, k, Int64GetDatum(edge->move_id), false);
+	row_set_value(g->codec, c, 2, k, &v, false);
+}
+
+/* After each statement: progress, the caller's commit, and the deadline. */
+static bool
+chunk_written(void *arg, int64 written)
+{
+	Changes    *changes = arg;
+	Graph	   *g = changes->g;
+
+	report(g, "writing", changes->done + written, changes->total);
+	if (g->control->between_chunks != NULL)
+		g->control->between_chunks(g->control->arg);
+	return !past_deadline(g);
 }
 
 /*
@@ -650,62 +623,40 @@ node_changed(const Graph *g, int64 i)
 static bool
 write_changes(Graph *g, PropagateResult *result)
 {
-	Chunk	   *chunk = palloc(sizeof(Chunk));
-	MemoryContext write_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation writes",
-													ALLOCSET_DEFAULT_SIZES);
-	MemoryContext outer = MemoryContextSwitchTo(write_cxt);
-	int64		towrite = 0,
-				written = 0;
+	Changes		states = {g},
+				edges = {g};
+	int64		nstates = 0,
+				nedges = 0;
+	bool		complete;
 
+	states.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
+	edges.rows = graph_resize(g, NULL, 0, Max(g->nedges, 1) * sizeof(int64));
 	for (int64 i = 0; i < g->nnodes; i++)
-		towrite += node_changed(g, i);
+		if (node_changed(g, i))
+			states.rows[nstates++] = i;
 	for (int64 e = 0; e < g->nedges; e++)
-		towrite += EDGE(g, e)->child >= 0 &&
-			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, EDGE(g, e)->child), g->layout.size) != 0;
+		if (EDGE(g, e)->child >= 0 &&
+			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, EDGE(g, e)->child), g->layout.size) != 0)
+			edges.rows[nedges++] = e;
+	states.total = edges.total = nstates + nedges;
+	edges.done = nstates;
 
-	chunk->n = 0;
-	for (int64 i = 0; i < g->nnodes; i++)
-	{
-		if (!node_changed(g, i))
-			continue;
-		chunk_add(g, chunk, NODE(g, i)->id, 0, NODE_VALUE(g, i), NODE(g, i)->best_move);
-		result->states_written++;
-		if (chunk->n == WRITE_ROWS)
-		{
-			if (!chunk_write(g, chunk, false, &written, towrite))
-				goto cut_short;
-			MemoryContextReset(write_cxt);
-		}
-	}
-	if (!chunk_write(g, chunk, false, &written, towrite))
-		goto cut_short;
-	MemoryContextReset(write_cxt);
-	for (int64 e = 0; e < g->nedges; e++)
-	{
-		GraphEdge	   *edge = EDGE(g, e);
-
-		if (edge->child < 0 ||
-			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, edge->child), g->layout.size) == 0)
-			continue;
-		chunk_add(g, chunk, NODE(g, edge->init)->id, edge->move_id, NODE_VALUE(g, edge->child), 0);
-		result->edges_written++;
-		if (chunk->n == WRITE_ROWS)
-		{
-			if (!chunk_write(g, chunk, true, &written, towrite))
-				goto cut_short;
-			MemoryContextReset(write_cxt);
-		}
-	}
-	if (!chunk_write(g, chunk, true, &written, towrite))
-		goto cut_short;
-	MemoryContextSwitchTo(outer);
-	MemoryContextDelete(write_cxt);
-	return true;
-
-cut_short:
-	MemoryContextSwitchTo(outer);
-	MemoryContextDelete(write_cxt);
-	return false;
+	result->states_written =
+		write_rows(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+							"proven = u.proven, best_move = u.best_move "
+							"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+							"WHERE s.id = u.id", g->tree->states),
+				   5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nstates,
+				   fill_state, chunk_written, &states, SPI_OK_UPDATE, &complete);
+	if (complete)
+		result->edges_written =
+			write_rows(psprintf("UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
+								"proven = u.proven FROM unnest($1, $2, $3, $4, $5) "
+								"u(init_id, move_id, utility, mobility, proven) "
+								"WHERE g.init_id = u.init_id AND g.move_id = u.move_id", g->tree->graph),
+					   5, (Oid[]) {INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID}, nedges,
+					   fill_edge, chunk_written, &edges, SPI_OK_UPDATE, &complete);
+	return complete;
 }
 
 static void

@@ -5,7 +5,11 @@
 
 #include <math.h>
 
+#include "executor/spi.h"
+#include "miscadmin.h"
 #include "store/rowvalues.h"
+#include "store/tree.h"
+#include "utils/lsyscache.h"
 #include "utils/fmgrprotos.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -199,4 +203,56 @@ value_mobility_json(ValueCodec *codec, const Value *v)
 	for (int r = 0; r < codec->game->nroles; r++)
 		any |= v->mobility[r] >= 0;
 	return any ? encode_roles(codec, ENCODED_MOBILITY, v->mobility) : NULL;
+}
+
+void
+row_set_value(ValueCodec *codec, RowChunk *chunk, int col, int k, const Value *v, bool with_best_move)
+{
+	Jsonb	   *utility = value_utility_json(codec, v);
+	Jsonb	   *mobility = value_mobility_json(codec, v);
+
+	row_set(chunk, col, k, PointerGetDatum(utility), utility == NULL);
+	row_set(chunk, col + 1, k, PointerGetDatum(mobility), mobility == NULL);
+	row_set(chunk, col + 2, k, BoolGetDatum(v->proven), false);
+	if (with_best_move)
+		row_set(chunk, col + 3, k, Int64GetDatum(v->move_id), v->move_id == 0);
+}
+
+int64
+write_rows(const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
+		   AfterChunk after, void *arg, int expected, bool *complete)
+{
+	RowChunk   *chunk = palloc(sizeof(RowChunk));
+	Oid			arrays[WRITE_COLUMNS];
+	Datum		values[WRITE_COLUMNS];
+	int64		processed = 0;
+	MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree rows written",
+													ALLOCSET_DEFAULT_SIZES);
+	bool		go_on = true;
+
+	Assert(ncols <= WRITE_COLUMNS);
+	for (int col = 0; col < ncols; col++)
+		arrays[col] = get_array_type(types[col]);
+	for (int64 first = 0; first < nrows && go_on; first += WRITE_ROWS)
+	{
+		int			n = (int) Min(WRITE_ROWS, nrows - first);
+		MemoryContext outer = MemoryContextSwitchTo(chunk_cxt);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int k = 0; k < n; k++)
+			fill(arg, chunk, k, first + k);
+		for (int col = 0; col < ncols; col++)
+			values[col] = datum_array(chunk->values[col], chunk->nulls[col], n, types[col]);
+		spi_run_kept(sql, ncols, arrays, values, expected);
+		processed += SPI_processed;
+		MemoryContextSwitchTo(outer);
+		MemoryContextReset(chunk_cxt);
+		if (after != NULL)
+			go_on = after(arg, first + n);
+	}
+	MemoryContextDelete(chunk_cxt);
+	pfree(chunk);
+	if (complete != NULL)
+		*complete = go_on;
+	return processed;
 }

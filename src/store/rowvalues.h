@@ -30,4 +30,42 @@ extern void value_read(ValueCodec *codec, Datum utility, bool utility_null,
 extern Jsonb *value_utility_json(ValueCodec *codec, const Value *v);
 extern Jsonb *value_mobility_json(ValueCodec *codec, const Value *v);
 
+/*
+ * Writing rows with statements that take each column as an array ($1..$n):
+ * WRITE_ROWS rows per statement, filled as they go, so that no copy of all
+ * the rows is made.
+ */
+#define WRITE_ROWS 10000
+#define WRITE_COLUMNS 10
+
+typedef struct RowChunk
+{
+	Datum		values[WRITE_COLUMNS][WRITE_ROWS];
+	bool		nulls[WRITE_COLUMNS][WRITE_ROWS];
+} RowChunk;
+
+/* Fills row k of the chunk with row number index of what is written. */
+typedef void (*FillRow) (void *arg, RowChunk *chunk, int k, int64 index);
+/* Called after each statement with the rows written so far; false stops the writing. */
+typedef bool (*AfterChunk) (void *arg, int64 written);
+
+static inline void
+row_set(RowChunk *chunk, int col, int k, Datum value, bool isnull)
+{
+	chunk->values[col][k] = value;
+	chunk->nulls[col][k] = isnull;
+}
+
+/* utility, mobility, proven (and best_move) of a value, from column col on. */
+extern void row_set_value(ValueCodec *codec, RowChunk *chunk, int col, int k, const Value *v,
+						  bool with_best_move);
+
+/*
+ * Runs sql for nrows rows of ncols columns of the element types given;
+ * returns the rows it processed.  *complete (may be NULL) is false when
+ * after stopped it.
+ */
+extern int64 write_rows(const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
+						AfterChunk after, void *arg, int expected, bool *complete);
+
 #endif
