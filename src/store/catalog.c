@@ -144,13 +144,16 @@ any_table_exists(Oid nsp, const char *base)
 
 /* The tables of a new tree (schema.c); their columns are read by name everywhere. */
 static void
-create_tables(const Tree *tree)
+create_tables(Tree *tree, Oid nsp)
 {
 	const char *qualified[TREE_TABLES] = {tree->states, tree->moves, tree->graph};
 
 	for (int i = 0; i < TREE_TABLES; i++)
+	{
 		spi_run(tree_table_ddl(&tree_tables[i], qualified[i], tree->game->name, tree->name),
 				0, NULL, NULL, SPI_OK_UTILITY);
+		tree->relids[i] = table_of(nsp, tree->name, tree_tables[i].suffix);
+	}
 }
 
 PG_FUNCTION_INFO_V1(gametree_create_tree);
@@ -206,7 +209,7 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 					(Oid[]) {NAMEOID, TEXTOID},
 					(Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)}, SPI_OK_DELETE);
 	}
-	create_tables(&tree);
+	create_tables(&tree, nsp);
 	tree_insert_root(&tree, root, &stored);
 	catalog_run("INSERT INTO gametree.trees (schema, name, game, root_id, owner, states, frontier) "
 				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,

@@ -21,6 +21,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "core/idindex.h"
 #include "core/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -29,6 +30,7 @@
 #include "store/expand.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
+#include "store/schema.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
@@ -58,12 +60,6 @@ typedef struct BatchNode
 	Value		value;
 } BatchNode;
 
-typedef struct NodeEntry
-{
-	int64		id;
-	int32		index;
-} NodeEntry;
-
 typedef struct MoveKey
 {
 	int32		role;
@@ -82,7 +78,7 @@ typedef struct Batch
 	const Tree *tree;
 	const Game *game;
 	const GrowLimits *limits;
-	HTAB	   *node_ids;		/* id -> index in nodes */
+	IdIndex		node_ids;		/* id -> index in nodes */
 	HTAB	   *move_ids;		/* (role, move) -> MoveEntry */
 	BatchNode  *nodes;
 	int32		nnodes,
@@ -119,11 +115,8 @@ batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 	b->cxt = CurrentMemoryContext;
 	b->scratch = AllocSetContextCreate(CurrentMemoryContext, "gametree batch scratch",
 									   ALLOCSET_DEFAULT_SIZES);
-	ctl.keysize = sizeof(int64);
-	ctl.entrysize = sizeof(NodeEntry);
+	id_index_init(&b->node_ids, 1024, CurrentMemoryContext);
 	ctl.hcxt = CurrentMemoryContext;
-	b->node_ids = hash_create("gametree batch states", 1024, &ctl,
-							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	ctl.keysize = sizeof(MoveKey);
 	ctl.entrysize = sizeof(MoveEntry);
 	b->move_ids = hash_create("gametree batch moves", 256, &ctl,
@@ -196,24 +189,22 @@ static int32
 add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 {
 	const Game *game = b->game;
-	bool		found;
-	NodeEntry  *entry = hash_search(b->node_ids, &id, HASH_ENTER, &found);
-	BatchNode  *node;
+	int32		index = id_index_add(&b->node_ids, id, b->nnodes);
+	BatchNode  *node = &b->nodes[index];
 
-	if (found)
+	if (index < b->nnodes)
 	{
-		node = &b->nodes[entry->index];
 		if (node->state->size != state->size || memcmp(node->state->data, state->data, state->size) != 0)
 			hash_collision(b->tree, id);
-		return entry->index;
+		return index;
 	}
 	if (b->nnodes == b->maxnodes)
 	{
 		b->maxnodes *= 2;
 		GROW(b->nodes, b->maxnodes);
 	}
-	entry->index = b->nnodes++;
-	node = &b->nodes[entry->index];
+	b->nnodes++;
+	node = &b->nodes[index];
 	memset(node, 0, sizeof(BatchNode));
 	node->id = id;
 	node->state = gt_state_alloc(game);
@@ -239,7 +230,7 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 			node->goal_json = encoded(b, state_json);
 		}
 	}
-	return entry->index;
+	return index;
 }
 
 /* The id of a joint move, adding its row to the batch the first time. */
@@ -334,8 +325,7 @@ read_stored(Batch *b, int32 from, int32 to)
 					mobility_null;
 		int64		id = DatumGetInt64(SPI_getbinval(row, desc, 1, &isnull));
 		Jsonb	   *stored = DatumGetJsonbP(SPI_getbinval(row, desc, 2, &isnull));
-		NodeEntry  *entry = hash_search(b->node_ids, &id, HASH_FIND, NULL);
-		BatchNode  *node = &b->nodes[entry->index];
+		BatchNode  *node = &b->nodes[id_index_find(&b->node_ids, id)];
 		Jsonb	   *ours = DatumGetJsonbP(node->state_json);
 		Datum		utility = SPI_getbinval(row, desc, 3, &utility_null);
 		Datum		mobility = SPI_getbinval(row, desc, 4, &mobility_null);
@@ -362,14 +352,48 @@ read_stored(Batch *b, int32 from, int32 to)
 	pfree(ids);
 }
 
-static int
-compare_node_ids(const void *a, const void *b, void *arg)
-{
-	const BatchNode *nodes = arg;
-	int64		x = nodes[*(const int32 *) a].id;
-	int64		y = nodes[*(const int32 *) b].id;
+/*
+ * Sorting states by id and edges by key, as the pairs and triples
+ * themselves rather than indexes into the nodes: sorting a million nodes
+ * through indexes was cache misses more than comparisons.
+ */
+#define ST_SORT sort_by_id
+#define ST_ELEMENT_TYPE IdRow
+#define ST_COMPARE(a, b) (((a)->id > (b)->id) - ((a)->id < (b)->id))
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
-	return (x > y) - (x < y);
+typedef struct EdgeRow
+{
+	int64		init;
+	int64		move;
+	int32		child;
+} EdgeRow;
+
+#define ST_SORT sort_by_key
+#define ST_ELEMENT_TYPE EdgeRow
+#define ST_COMPARE(a, b) ((a)->init != (b)->init ? ((a)->init > (b)->init) - ((a)->init < (b)->init) : \
+						  ((a)->move > (b)->move) - ((a)->move < (b)->move))
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+/* The nodes from..to-1 that pass keep, in id order; returns how many. */
+static int32
+nodes_by_id(Batch *b, int32 from, int32 to, bool (*keep) (const Batch *b, const BatchNode *node),
+			IdRow *out)
+{
+	int32		n = 0;
+
+	for (int32 i = from; i < to; i++)
+		if (keep(b, &b->nodes[i]))
+		{
+			out[n].id = b->nodes[i].id;
+			out[n++].row = i;
+		}
+	sort_by_id(out, n);
+	return n;
 }
 
 /*
@@ -386,8 +410,9 @@ may_deepen(Batch *b, bool look)
 		return false;
 	if (!look)
 		return true;
-	/* Writing adds the edges' keys and order, and the states' order. */
-	if (MemoryContextMemAllocated(b->cxt, true) + b->nedges * 24 + b->new_nodes * sizeof(int32) >
+	/* Writing adds the edges' keys and the states' ids, to sort them. */
+	if (MemoryContextMemAllocated(b->cxt, true) + b->nedges * sizeof(EdgeRow) +
+		b->new_nodes * sizeof(IdRow) >
 		(Size) gt_work_memory * 1024)
 		return false;
 	now = GetCurrentTimestamp();
@@ -407,6 +432,12 @@ report(Batch *b, const char *phase)
 	b->limits->progress(b->limits->progress_arg, phase, b->nnodes);
 }
 
+static bool
+to_deepen(const Batch *b, const BatchNode *node)
+{
+	return node->kind == NODE_NEW && !node->terminal && node->depth < b->limits->max_depth;
+}
+
 /*
  * Breadth first in memory from the level of nodes from..to-1 (all new, and
  * not stored): expands its non-terminal states shallower than max_depth in
@@ -417,16 +448,11 @@ deepen(Batch *b, int32 from, int32 to)
 {
 	while (from < to)
 	{
-		int32	   *level = palloc((to - from) * sizeof(int32));
-		int32		n = 0;
+		IdRow	   *level = palloc_extended((to - from) * sizeof(IdRow), MCXT_ALLOC_HUGE);
+		int32		n = nodes_by_id(b, from, to, to_deepen, level);
 		int64		checked = 0;
 		bool		stop = false;
 
-		for (int32 i = from; i < to; i++)
-			if (b->nodes[i].kind == NODE_NEW && !b->nodes[i].terminal &&
-				b->nodes[i].depth < b->limits->max_depth)
-				level[n++] = i;
-		qsort_arg(level, n, sizeof(int32), compare_node_ids, b->nodes);
 		for (int32 k = 0; k < n && !stop; k++)
 		{
 			bool		look = (checked++ & 255) == 0;
@@ -438,7 +464,7 @@ deepen(Batch *b, int32 from, int32 to)
 			}
 			stop = !may_deepen(b, look);
 			if (!stop)
-				expand_node(b, level[k]);
+				expand_node(b, level[k].row);
 		}
 		pfree(level);
 		from = to;
@@ -482,15 +508,12 @@ evaluate(Batch *b)
 	return final;
 }
 
-/* What the fill functions of a batch's statements read: the batch, and which of its rows. */
+/* What the fill functions of a batch's statements read: the batch, and which of its rows, in key order. */
 typedef struct BatchRows
 {
 	Batch	   *b;
-	int32	   *nodes;			/* states to insert, in key order */
-	int64	   *init;			/* edges to insert, with order their key order */
-	int64	   *move;
-	int32	   *child;
-	int32	   *order;
+	IdRow	   *states;
+	EdgeRow    *edges;
 } BatchRows;
 
 /* A new state's row: id, state, goal, depth, control, expanded, then its value. */
@@ -499,7 +522,7 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 {
 	BatchRows  *rows = arg;
 	Batch	   *b = rows->b;
-	BatchNode  *node = &b->nodes[rows->nodes[index]];
+	BatchNode  *node = &b->nodes[rows->states[index].row];
 
 	row_set(c, 0, k, Int64GetDatum(node->id), false);
 	row_set(c, 1, k, node->state_json, false);
@@ -512,6 +535,12 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 	row_set_value(b->codec, c, 6, k, &node->value, true);
 }
 
+static bool
+is_new(const Batch *b, const BatchNode *node)
+{
+	return node->kind == NODE_NEW;
+}
+
 /*
  * Inserts the new states.  Under the tree lock only a session that stored
  * states since this batch looked could have stored some of them: then they
@@ -520,11 +549,13 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 static void
 insert_states(Batch *b, int64 states_seen, Stored *stored)
 {
-	int32	   *rows = palloc_extended(Max(b->nnodes, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	BatchRows	batch_rows = {b, rows};
-	int			n = 0;
+	BatchRows	rows = {b};
+	int32		n;
+	static const char *const columns[10] = {"id", "state", "goal", "depth", "control", "expanded",
+	"utility", "mobility", "proven", "best_move"};
 	Oid			types[10] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID, JSONBOID,
 	BOOLOID, INT8OID};
+	RowTable	table = {b->tree->relids[TREE_STATES], b->tree->states, columns, b->game->name};
 
 	if (states_seen >= 0 && tree_states(b->tree) != states_seen)
 	{
@@ -532,68 +563,49 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 		read_stored(b, 0, b->nnodes);
 		stored->settled = false;
 	}
-	for (int32 i = 0; i < b->nnodes; i++)
-		if (b->nodes[i].kind == NODE_NEW)
-			rows[n++] = i;
-	if (n == 0)
-		return;
 	/* In key order: concurrent writers then never wait on each other in a cycle. */
-	qsort_arg(rows, n, sizeof(int32), compare_node_ids, b->nodes);
-	for (int k = 0; k < n; k++)
+	rows.states = palloc_extended(Max(b->nnodes, 1) * sizeof(IdRow), MCXT_ALLOC_HUGE);
+	n = nodes_by_id(b, 0, b->nnodes, is_new, rows.states);
+	for (int32 k = 0; k < n; k++)
 	{
-		BatchNode  *node = &b->nodes[rows[k]];
+		BatchNode  *node = &b->nodes[rows.states[k].row];
 
 		if (!node->terminal && !node->expanded)
 			stored->frontier++;
 		if (node->expanded)
 			stored->expanded++;
 	}
-	stored->states += write_rows(psprintf("INSERT INTO %s (id, state, goal, depth, control, "
-										  "expanded, utility, mobility, proven, best_move) "
-										  "SELECT unnest($1), unnest($2), unnest($3), unnest($4), "
-										  "unnest($5), unnest($6), unnest($7), unnest($8), unnest($9), "
-										  "unnest($10)", b->tree->states),
-								 10, types, n, fill_state, NULL, &batch_rows, SPI_OK_INSERT, NULL);
-	pfree(rows);
-}
-
-static int
-compare_edge_keys(const void *a, const void *b, void *arg)
-{
-	const BatchRows *edges = arg;
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
-
-	if (edges->init[x] != edges->init[y])
-		return (edges->init[x] > edges->init[y]) - (edges->init[x] < edges->init[y]);
-	return (edges->move[x] > edges->move[y]) - (edges->move[x] < edges->move[y]);
+	stored->states += write_rows(NULL, &table, 10, types, n, fill_state, NULL, &rows,
+								 SPI_OK_INSERT, NULL);
+	pfree(rows.states);
 }
 
 /* An edge's row: init_id, move_id, next_id, then its child's value. */
 static void
 fill_edge(void *arg, RowChunk *c, int k, int64 index)
 {
-	BatchRows  *edges = arg;
-	Batch	   *b = edges->b;
-	int32		e = edges->order[index];
+	BatchRows  *rows = arg;
+	const EdgeRow *edge = &rows->edges[index];
+	const BatchNode *child = &rows->b->nodes[edge->child];
 
-	row_set(c, 0, k, Int64GetDatum(edges->init[e]), false);
-	row_set(c, 1, k, Int64GetDatum(edges->move[e]), false);
-	row_set(c, 2, k, Int64GetDatum(b->nodes[edges->child[e]].id), false);
-	row_set_value(b->codec, c, 3, k, &b->nodes[edges->child[e]].value, false);
+	row_set(c, 0, k, Int64GetDatum(edge->init), false);
+	row_set(c, 1, k, Int64GetDatum(edge->move), false);
+	row_set(c, 2, k, Int64GetDatum(child->id), false);
+	row_set_value(rows->b->codec, c, 3, k, &child->value, false);
 }
 
 /* Edges out of the states this batch expanded and stores, with their children's values. */
 static void
 insert_edges(Batch *b, Stored *stored)
 {
-	BatchRows	edges = {b};
-	int			n = 0;
+	BatchRows	rows = {b};
+	int32		n = 0;
+	static const char *const columns[6] = {"init_id", "move_id", "next_id", "utility", "mobility",
+	"proven"};
 	Oid			types[6] = {INT8OID, INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID};
+	RowTable	table = {b->tree->relids[TREE_GRAPH], b->tree->graph, columns, NULL};
 
-	edges.init = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
-	edges.move = palloc_extended(Max(b->nedges, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
-	edges.child = palloc_extended(Max(b->nedges, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	rows.edges = palloc_extended(Max(b->nedges, 1) * sizeof(EdgeRow), MCXT_ALLOC_HUGE);
 	for (int32 i = 0; i < b->nnodes; i++)
 	{
 		BatchNode  *node = &b->nodes[i];
@@ -602,24 +614,16 @@ insert_edges(Batch *b, Stored *stored)
 			continue;
 		for (int32 k = 0; k < node->nedges; k++)
 		{
-			edges.init[n] = node->id;
-			edges.move[n] = b->edge_move[node->first_edge + k];
-			edges.child[n++] = b->edge_child[node->first_edge + k];
+			rows.edges[n].init = node->id;
+			rows.edges[n].move = b->edge_move[node->first_edge + k];
+			rows.edges[n++].child = b->edge_child[node->first_edge + k];
 		}
 	}
 	/* In key order, as the states. */
-	edges.order = palloc_extended(Max(n, 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	for (int e = 0; e < n; e++)
-		edges.order[e] = e;
-	qsort_arg(edges.order, n, sizeof(int32), compare_edge_keys, &edges);
-	stored->edges += write_rows(psprintf("INSERT INTO %s (init_id, move_id, next_id, utility, "
-										 "mobility, proven) SELECT unnest($1), unnest($2), unnest($3), "
-										 "unnest($4), unnest($5), unnest($6)", b->tree->graph),
-								6, types, n, fill_edge, NULL, &edges, SPI_OK_INSERT, NULL);
-	pfree(edges.init);
-	pfree(edges.move);
-	pfree(edges.child);
-	pfree(edges.order);
+	sort_by_key(rows.edges, n);
+	stored->edges += write_rows(NULL, &table, 6, types, n, fill_edge, NULL, &rows, SPI_OK_INSERT,
+								NULL);
+	pfree(rows.edges);
 }
 
 /* A frontier state taken: expanded, valued from its children. */
@@ -667,7 +671,7 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 						"mobility = u.mobility, proven = u.proven, best_move = u.best_move "
 						"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
 						"WHERE s.id = u.id", tree->states),
-			   5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken, NULL, b,
+			   NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken, NULL, b,
 			   SPI_OK_UPDATE, NULL);
 	stored->expanded += nrows;
 	stored->frontier -= nrows;

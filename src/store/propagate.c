@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "core/idindex.h"
 #include "core/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -93,8 +94,7 @@ typedef struct Graph
 	int64		nedges,
 				maxedges;
 	int32	   *edge_start;		/* CSR: node i's edges are edge_start[i] .. edge_start[i+1]-1 */
-	int32	   *slots;			/* open addressing: id -> node index, -1 empty */
-	uint64		slot_mask;
+	IdIndex		node_ids;		/* id -> node index */
 	Size		memory;			/* bytes held, against gametree.work_memory */
 	ValueCodec *codec;
 	int64		evaluations;
@@ -151,9 +151,9 @@ unpack(const Layout *l, const char *p, int64 move_id, Value *v)
 	}
 }
 
-/* Memory for the graph: huge allocations past 1 GB, within gametree.work_memory. */
-static void *
-graph_resize(Graph *g, void *old, Size old_size, Size new_size)
+/* Counts memory the graph takes, within gametree.work_memory. */
+static void
+graph_charge(Graph *g, Size old_size, Size new_size)
 {
 	if ((double) g->memory - old_size + new_size > (double) gt_work_memory * 1024.0)
 		ereport(ERROR,
@@ -166,6 +166,13 @@ graph_resize(Graph *g, void *old, Size old_size, Size new_size)
 				 errhint("Raise it for this session, e.g. SET gametree.work_memory = '%dMB';",
 						 Max(2 * (gt_work_memory / 1024), 64))));
 	g->memory = g->memory - old_size + new_size;
+}
+
+/* Memory for the graph: huge allocations past 1 GB, within gametree.work_memory. */
+static void *
+graph_resize(Graph *g, void *old, Size old_size, Size new_size)
+{
+	graph_charge(g, old_size, new_size);
 	if (old == NULL)
 		return MemoryContextAllocExtended(g->cxt, Max(new_size, 1), MCXT_ALLOC_HUGE);
 	return repalloc_huge(old, Max(new_size, 1));
@@ -194,24 +201,6 @@ graph_free(Graph *g, void *p, Size size)
 	if (p != NULL)
 		pfree(p);
 	g->memory -= size;
-}
-
-static inline uint64
-slot_hash(int64 id)
-{
-	return (uint64) id * UINT64CONST(0x9e3779b97f4a7c15);
-}
-
-static int32
-node_index(const Graph *g, int64 id)
-{
-	for (uint64 s = slot_hash(id) & g->slot_mask;; s = (s + 1) & g->slot_mask)
-	{
-		int32		i = g->slots[s];
-
-		if (i < 0 || NODE(g, i)->id == id)
-			return i;
-	}
 }
 
 /* A NOTICE naming the phase, at most once per gametree.progress_interval. */
@@ -326,7 +315,7 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	for (int c = 0; c < 6; c++)
 		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
 	/* init_id, move_id, next_id, utility, mobility, proven */
-	init = node_index(g, DatumGetInt64(col[0]));
+	init = id_index_find(&g->node_ids, DatumGetInt64(col[0]));
 	if (init < 0 || !(NODE(g, init)->flags & NODE_EVALUATE))
 		return;
 	make_room(g, &g->edges, &g->maxedges, g->nedges, g->edge_size, "edges");
@@ -334,7 +323,7 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	memset(edge, 0, g->edge_size);
 	edge->init = init;
 	edge->move_id = DatumGetInt64(col[1]);
-	edge->child = node_index(g, DatumGetInt64(col[2]));
+	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[2]));
 	value_read(g->codec, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
 	g->nedges++;
@@ -391,21 +380,10 @@ read_rows(Graph *g, const char *sql, int nargs, Oid *types, Datum *values, const
 static void
 index_nodes(Graph *g)
 {
-	uint64		nslots = 1024;
-
-	while (nslots < (uint64) g->nnodes * 2)
-		nslots *= 2;
-	g->slots = graph_resize(g, NULL, 0, nslots * sizeof(int32));
-	memset(g->slots, 0xff, nslots * sizeof(int32));
-	g->slot_mask = nslots - 1;
+	graph_charge(g, 0, id_index_size(g->nnodes));
+	id_index_init(&g->node_ids, g->nnodes, g->cxt);
 	for (int32 i = 0; i < g->nnodes; i++)
-	{
-		uint64		s = slot_hash(NODE(g, i)->id) & g->slot_mask;
-
-		while (g->slots[s] >= 0)
-			s = (s + 1) & g->slot_mask;
-		g->slots[s] = i;
-	}
+		id_index_add(&g->node_ids, NODE(g, i)->id, i);
 }
 
 /* Puts the edges in order of their init node (counting sort), for edge_start. */
@@ -646,7 +624,7 @@ write_changes(Graph *g, PropagateResult *result)
 							"proven = u.proven, best_move = u.best_move "
 							"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
 							"WHERE s.id = u.id", g->tree->states),
-				   5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nstates,
+				   NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nstates,
 				   fill_state, chunk_written, &states, SPI_OK_UPDATE, &complete);
 	if (complete)
 		result->edges_written =
@@ -654,7 +632,7 @@ write_changes(Graph *g, PropagateResult *result)
 								"proven = u.proven FROM unnest($1, $2, $3, $4, $5) "
 								"u(init_id, move_id, utility, mobility, proven) "
 								"WHERE g.init_id = u.init_id AND g.move_id = u.move_id", g->tree->graph),
-					   5, (Oid[]) {INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID}, nedges,
+					   NULL, 5, (Oid[]) {INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID}, nedges,
 					   fill_edge, chunk_written, &edges, SPI_OK_UPDATE, &complete);
 	return complete;
 }

@@ -6,7 +6,9 @@
 #include <math.h>
 
 #include "executor/spi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "store/bulk.h"
 #include "store/rowvalues.h"
 #include "store/tree.h"
 #include "utils/lsyscache.h"
@@ -218,9 +220,25 @@ row_set_value(ValueCodec *codec, RowChunk *chunk, int col, int k, const Value *v
 		row_set(chunk, col + 3, k, Int64GetDatum(v->move_id), v->move_id == 0);
 }
 
+/* INSERT INTO table (columns) SELECT unnest($1), ...: unnested in the select list, rows stream. */
+static char *
+insert_sql(const RowTable *table, int ncols)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "INSERT INTO %s (", table->qualified);
+	for (int col = 0; col < ncols; col++)
+		appendStringInfo(&sql, "%s%s", col > 0 ? ", " : "", table->columns[col]);
+	appendStringInfoString(&sql, ") SELECT ");
+	for (int col = 0; col < ncols; col++)
+		appendStringInfo(&sql, "%sunnest($%d)", col > 0 ? ", " : "", col + 1);
+	return sql.data;
+}
+
 int64
-write_rows(const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
-		   AfterChunk after, void *arg, int expected, bool *complete)
+write_rows(const char *sql, const RowTable *table, int ncols, const Oid *types, int64 nrows,
+		   FillRow fill, AfterChunk after, void *arg, int expected, bool *complete)
 {
 	RowChunk   *chunk = palloc(sizeof(RowChunk));
 	Oid			arrays[WRITE_COLUMNS];
@@ -229,8 +247,15 @@ write_rows(const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fi
 	MemoryContext chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree rows written",
 													ALLOCSET_DEFAULT_SIZES);
 	bool		go_on = true;
+	BulkInsert *bulk = NULL;
 
-	Assert(ncols <= WRITE_COLUMNS);
+	Assert(ncols <= WRITE_COLUMNS && (sql == NULL) != (table == NULL));
+	if (table != NULL && nrows > 0)
+	{
+		bulk = bulk_open(table->relid, table->columns, ncols, table->state_hash_game);
+		if (bulk == NULL)
+			sql = insert_sql(table, ncols);
+	}
 	for (int col = 0; col < ncols; col++)
 		arrays[col] = get_array_type(types[col]);
 	for (int64 first = 0; first < nrows && go_on; first += WRITE_ROWS)
@@ -241,15 +266,36 @@ write_rows(const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fi
 		CHECK_FOR_INTERRUPTS();
 		for (int k = 0; k < n; k++)
 			fill(arg, chunk, k, first + k);
-		for (int col = 0; col < ncols; col++)
-			values[col] = datum_array(chunk->values[col], chunk->nulls[col], n, types[col]);
-		spi_run_kept(sql, ncols, arrays, values, expected);
-		processed += SPI_processed;
+		if (bulk != NULL)
+		{
+			for (int k = 0; k < n; k++)
+			{
+				bool		nulls[WRITE_COLUMNS];
+
+				for (int col = 0; col < ncols; col++)
+				{
+					values[col] = chunk->values[col][k];
+					nulls[col] = chunk->nulls[col][k];
+				}
+				bulk_insert(bulk, values, nulls);
+			}
+			/* before the chunk's values are freed */
+			bulk_flush(bulk);
+		}
+		else
+		{
+			for (int col = 0; col < ncols; col++)
+				values[col] = datum_array(chunk->values[col], chunk->nulls[col], n, types[col]);
+			spi_run_kept(sql, ncols, arrays, values, expected);
+			processed += SPI_processed;
+		}
 		MemoryContextSwitchTo(outer);
 		MemoryContextReset(chunk_cxt);
 		if (after != NULL)
 			go_on = after(arg, first + n);
 	}
+	if (bulk != NULL)
+		processed = bulk_close(bulk);
 	MemoryContextDelete(chunk_cxt);
 	pfree(chunk);
 	if (complete != NULL)

@@ -61,11 +61,26 @@ extern void row_set_value(ValueCodec *codec, RowChunk *chunk, int col, int k, co
 						  bool with_best_move);
 
 /*
- * Runs sql for nrows rows of ncols columns of the element types given;
- * returns the rows it processed.  *complete (may be NULL) is false when
- * after stopped it.
+ * Rows inserted into a table: straight into it where they may
+ * (store/bulk.c), else with INSERT statements.  The game is given when each
+ * id is by construction the state hash that the table's CHECK tests.
  */
-extern int64 write_rows(const char *sql, int ncols, const Oid *types, int64 nrows, FillRow fill,
-						AfterChunk after, void *arg, int expected, bool *complete);
+typedef struct RowTable
+{
+	Oid			relid;
+	const char *qualified;
+	const char *const *columns;
+	const char *state_hash_game;
+} RowTable;
+
+/*
+ * Runs sql for nrows rows of ncols columns of the element types given, or,
+ * when sql is NULL, inserts them into table; returns the rows it
+ * processed.  *complete (may be NULL) is false when after stopped
+ * it.
+ */
+extern int64 write_rows(const char *sql, const RowTable *table, int ncols, const Oid *types,
+						int64 nrows, FillRow fill, AfterChunk after, void *arg, int expected,
+						bool *complete);
 
 #endif
