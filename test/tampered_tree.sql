@@ -2,7 +2,7 @@
 -- what C reads back is checked, and bad rows give an error, never a crash.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(12);
+SELECT plan(15);
 
 SELECT gametree.create_tree('tampered', 'tictactoe') IS NOT NULL AS created \gset
 SELECT gametree.expand('tampered', (SELECT root_id FROM gametree.trees WHERE name = 'tampered')) AS edges \gset
@@ -91,6 +91,22 @@ SELECT gametree.create_tree('checked', 'tictactoe') IS NOT NULL AS created \gset
 ALTER TABLE checked_states ADD CONSTRAINT shallow CHECK (depth < 3);
 SELECT throws_ok($$CALL gametree.grow('checked')$$, '23514', NULL,
                  'a CHECK the owner added holds for the rows grow writes');
+-- Only create_tree's own state-hash CHECK is left out for ids grow computed
+SELECT gametree.create_tree('rechecked', 'tictactoe') IS NOT NULL AS created \gset
+ALTER TABLE rechecked_states DROP CONSTRAINT rechecked_states_check,
+  ADD CONSTRAINT hashed_and_shallow CHECK (id = gametree.state_hash('tictactoe', state) AND depth < 3);
+SELECT throws_ok($$CALL gametree.grow('rechecked')$$, '23514',
+                 'new row for relation "rechecked_states" violates check constraint "hashed_and_shallow"',
+                 'a state-hash CHECK the owner rewrote is evaluated');
+SELECT gametree.create_tree('indexed', 'tictactoe') IS NOT NULL AS created \gset
+CREATE UNIQUE INDEX one_state_per_deep_level ON indexed_states (depth) WHERE depth >= 2;
+SELECT throws_ok($$CALL gametree.grow('indexed')$$, '23505', NULL,
+                 'an index the owner added is kept for the rows grow writes');
+SELECT gametree.create_tree('stamped', 'tictactoe') IS NOT NULL AS created \gset
+ALTER TABLE stamped_graph ADD COLUMN seen timestamptz DEFAULT clock_timestamp();
+CALL gametree.grow('stamped');
+SELECT ok((SELECT count(DISTINCT seen) > 1 AND count(seen) = 16167 FROM stamped_graph),
+          'a volatile default the owner gave is evaluated for each row');
 
 SELECT * FROM finish();
 ROLLBACK;

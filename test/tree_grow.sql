@@ -1,7 +1,7 @@
 -- growing trees: reference counts, concurrent sessions, interrupted and resumed jobs.
 -- Not in one transaction: other sessions (dblink) must see the trees.
 SET client_min_messages = warning;
-SELECT plan(9);
+SELECT plan(10);
 
 CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
   SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
@@ -92,6 +92,20 @@ SELECT is(pg_temp.differences('whole', 'resumed'), 0::bigint,
           'resumed after a timeout, the tree equals an uninterrupted one');
 SELECT is((SELECT count(*) FROM resumed_states), (SELECT states FROM gametree.trees WHERE name = 'resumed'),
           'the states counter matches the table');
+
+-- Batches write each id as the state hash of its state: the CHECK that says
+-- so is not evaluated for their rows, so here it is checked for every game
+\o /dev/null
+SELECT gametree.create_tree('hashed_chess', 'chess');
+CALL gametree.grow('hashed_chess', max_states => 3000);
+SELECT gametree.create_tree('hashed_checkers', 'checkers');
+CALL gametree.grow('hashed_checkers', max_states => 3000);
+\o
+SELECT is((SELECT count(*) FROM whole_states WHERE id <> gametree.state_hash('connect4', state))
+          + (SELECT count(*) FROM duo_states WHERE id <> gametree.state_hash('tictactoe', state))
+          + (SELECT count(*) FROM hashed_chess_states WHERE id <> gametree.state_hash('chess', state))
+          + (SELECT count(*) FROM hashed_checkers_states WHERE id <> gametree.state_hash('checkers', state)),
+          0::bigint, 'every id grow wrote is the state hash of its state, in all four games');
 
 \o /dev/null
 SELECT dblink_disconnect('one');
