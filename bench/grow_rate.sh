@@ -15,8 +15,9 @@
 #   GROW_JOBS="connect4:max_states=>1000000" bash bench/grow_rate.sh
 #
 # A job is game:grow arguments (after the tree name; "," separates several).
-source "$(dirname "$0")/bench.sh"
+# Before bench.sh, whose default is 5.
 BENCH_RUNS=${BENCH_RUNS:-3}
+source "$(dirname "$0")/bench.sh"
 GROW_JOBS=${GROW_JOBS:-"tictactoe: connect4:max_depth=>8 connect4:max_states=>1000000"}
 gt_setup
 gt_fresh_database gametree_bench
