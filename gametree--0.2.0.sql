@@ -114,6 +114,27 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.heuristic(text, jsonb) IS
 'The game''s estimate {"role": 0..100, ...} of a non-terminal state; NULL when terminal or the game has none';
 
+-- Search.  VOLATILE: a time limit makes the result depend on the machine.
+
+CREATE FUNCTION @extschema@.bestmove(game text, state jsonb, time_limit interval DEFAULT '1 second',
+                                     max_depth integer DEFAULT NULL, method text DEFAULT 'auto',
+                                     tree text DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_bestmove'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.bestmove(text, jsonb, interval, integer, text, text) IS
+'The joint move to play in a state, as next() takes it: the best of the deepest search completed within time_limit and max_depth';
+
+CREATE FUNCTION @extschema@.analyse(game text, state jsonb, time_limit interval DEFAULT '1 second',
+                                    max_depth integer DEFAULT NULL, method text DEFAULT 'auto',
+                                    tree text DEFAULT NULL)
+RETURNS TABLE (move jsonb, utility jsonb, proven boolean, mobility jsonb, visits bigint, depth integer,
+               pv jsonb)
+AS 'MODULE_PATHNAME', 'gametree_analyse'
+LANGUAGE C VOLATILE ROWS 30;
+COMMENT ON FUNCTION @extschema@.analyse(text, jsonb, interval, integer, text, text) IS
+'Every legal move of a state, best first, with its value (utility, proven, non-losing mobility), the search depth and the expected line (pv)';
+
 -- Trees: <name>_states, <name>_moves and <name>_graph, recorded in gametree.trees.
 --
 -- Everyone may read the catalogs; only gametree's functions write them (as

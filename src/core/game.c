@@ -507,3 +507,12 @@ gt_state_hash(const Game *game, const GameState *state)
 		return game->hash(game, state);
 	return gt_hash_bytes(state->data, state->size);
 }
+
+int64
+gt_interval_usecs(const Interval *span)
+{
+	double		usecs = span->time + (double) span->day * USECS_PER_DAY +
+		(double) span->month * DAYS_PER_MONTH * USECS_PER_DAY;
+
+	return (int64) Max(Min(usecs, (double) PG_INT64_MAX / 2), (double) PG_INT64_MIN / 2);
+}

@@ -16,6 +16,7 @@
 #include "fmgr.h"
 
 #include "port/pg_bitutils.h"
+#include "datatype/timestamp.h"
 #include "utils/jsonb.h"
 
 #define GT_MAX_ROLES 16			/* GGP games with more roles are unheard of */
@@ -101,6 +102,21 @@ struct Game
 	 * state, each in GT_GOAL_MIN..GT_GOAL_MAX.
 	 */
 	void		(*heuristic) (const Game *game, const GameState *state, double *values);
+
+	/*
+	 * Optional, for search (may be NULL): the role in control of a state
+	 * that legal() has just found moves in, without control()'s own test
+	 * for the end of the game, which may generate the moves again.
+	 */
+	int			(*mover) (const Game *game, const GameState *state);
+
+	/*
+	 * Optional, for search (may be NULL: no move is): how much a move
+	 * changes the material, 0 for a quiet one.  Search tries larger values
+	 * first and, at its horizon, plays on through moves above 0
+	 * (quiescence).  Chess: captures and promotions; checkers: jumps.
+	 */
+	int			(*tactical) (const Game *game, const GameState *state, GameMove move);
 
 	/*
 	 * Optional (may be NULL): perft with the game's own fast path (bulk
@@ -201,6 +217,9 @@ extern void gt_check_control(const Game *game, int given, int expected);
  * not belong in a message or the server log).
  */
 extern const char *gt_abbreviate(const char *value);
+
+/* A time limit's microseconds, saturating instead of overflowing. */
+extern int64 gt_interval_usecs(const Interval *span);
 
 /* Reports an invalid or impossible position of game; never returns. */
 extern void gt_invalid_state(const Game *game, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();

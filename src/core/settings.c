@@ -17,6 +17,7 @@ int			gt_grow_batch_size = 4000;
 int			gt_progress_interval = 1000;
 int			gt_propagate_interval = 300000;
 int			gt_work_memory = 1024 * 1024;
+int			gt_search_memory = 64 * 1024;
 
 void		_PG_init(void);
 
@@ -47,6 +48,12 @@ _PG_init(void)
 							"Propagation holds every state and edge of the tree, about 100 bytes "
 							"each for two-player games; a batch of grow, the states it expands.",
 							&gt_work_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.search_memory",
+							"Size of the transposition table of bestmove and analyse, per backend.",
+							"Each entry of 32 bytes holds what search found of one position; the "
+							"table is rounded down to a power of two entries.",
+							&gt_search_memory, 64 * 1024, 64, 16 * 1024 * 1024,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

@@ -451,6 +451,19 @@ ck_control(const Game *game, const GameState *state)
 	return GT_STATE_AS(state, Checkers)->mover;
 }
 
+static int
+ck_mover(const Game *game, const GameState *state)
+{
+	return GT_STATE_AS(state, Checkers)->mover;
+}
+
+/* A jump takes as many men as it has jumps (the low bits of its code). */
+static int
+ck_tactical(const Game *game, const GameState *state, GameMove move)
+{
+	return (int) (move & 31);
+}
+
 static uint64
 ck_hash(const Game *game, const GameState *state)
 {
@@ -1046,6 +1059,8 @@ const Game	checkers_game = {
 	.terminal = ck_terminal,
 	.goals = ck_goals,
 	.control = ck_control,
+	.mover = ck_mover,
+	.tactical = ck_tactical,
 	.hash = ck_hash,
 	.heuristic = ck_heuristic,
 	.perft = ck_perft,

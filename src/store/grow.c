@@ -335,16 +335,6 @@ propagate_pending(GrowJob *job)
 	return complete;
 }
 
-/* The interval in microseconds, saturating instead of overflowing. */
-static int64
-interval_usecs(const Interval *span)
-{
-	double		usecs = span->time + (double) span->day * USECS_PER_DAY +
-		(double) span->month * DAYS_PER_MONTH * USECS_PER_DAY;
-
-	return (int64) Min(usecs, (double) PG_INT64_MAX / 2);
-}
-
 PG_FUNCTION_INFO_V1(gametree_grow);
 Datum
 gametree_grow(PG_FUNCTION_ARGS)
@@ -359,7 +349,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 				 errmsg("tree must not be NULL")));
 	if ((!PG_ARGISNULL(1) && PG_GETARG_INT64(1) < 0) ||
 		(!PG_ARGISNULL(2) && PG_GETARG_INT32(2) < 0) ||
-		(limit != NULL && interval_usecs(limit) < 0))
+		(limit != NULL && gt_interval_usecs(limit) < 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("grow limits must not be negative"),
@@ -374,7 +364,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 	job.max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
 	job.began = job.noticed = GetCurrentTimestamp();
 	if (limit != NULL)
-		job.deadline = job.began + interval_usecs(limit);
+		job.deadline = job.began + gt_interval_usecs(limit);
 	job.propagate_at = job.began + (int64) gt_propagate_interval * 1000;
 	/* Start small: the first NOTICE comes within a second even for slow games. */
 	job.batch = Min(MIN_BATCH * 4, gt_grow_batch_size);

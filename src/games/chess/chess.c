@@ -98,6 +98,12 @@ chess_control(const Game *game, const GameState *state)
 	return chess_terminal(game, state) ? GT_NO_ROLE : GT_STATE_AS(state, Position)->side;
 }
 
+static int
+chess_mover(const Game *game, const GameState *state)
+{
+	return GT_STATE_AS(state, Position)->side;
+}
+
 /* Zobrist key of the position plus the clocks, which are part of the state. */
 static uint64
 chess_hash(const Game *game, const GameState *state)
@@ -149,6 +155,8 @@ const Game	chess_game = {
 	.terminal = chess_terminal,
 	.goals = chess_goals,
 	.control = chess_control,
+	.mover = chess_mover,
+	.tactical = chess_tactical,
 	.hash = chess_hash,
 	.heuristic = chess_heuristic,
 	.perft = chess_perft,

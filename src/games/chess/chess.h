@@ -146,6 +146,7 @@ extern int	chess_generate(const Position *pos, Move *moves);
 extern int64 chess_perft(const Game *game, const GameState *state, int depth,
 						 bool draw_rules);
 extern void chess_heuristic(const Game *game, const GameState *state, double *values);
+extern int	chess_tactical(const Game *game, const GameState *state, GameMove move);
 extern void chess_encode_state(const Game *game, const GameState *state, JsonOut *out);
 extern void chess_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out);
 extern void chess_encode_action(const Game *game, const GameState *state, GameMove move,

@@ -69,3 +69,25 @@ chess_heuristic(const Game *game, const GameState *state, double *values)
 	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / 400.0));
 	values[BLACK] = GT_GOAL_MAX - values[WHITE];
 }
+
+/*
+ * Captures by the value taken, the cheaper taker first among equal ones
+ * (MVV-LVA), and promotions by the piece gained.
+ */
+int
+chess_tactical(const Game *game, const GameState *state, GameMove move)
+{
+	const Position *pos = GT_STATE_AS(state, Position);
+	int			from = MOVE_FROM(move);
+	int			to = MOVE_TO(move);
+	int			mover = PIECE_TYPE(pos->board[from]);
+	int			score = 0;
+
+	if (pos->board[to] != EMPTY)
+		score = 16 * piece_value[PIECE_TYPE(pos->board[to])] - mover;
+	else if (mover == PAWN && to == pos->ep && SQ_FILE(from) != SQ_FILE(to))
+		score = 16 * piece_value[PAWN] - PAWN;
+	if (MOVE_PROMO(move) != 0)
+		score += 16 * (piece_value[MOVE_PROMO(move)] - piece_value[PAWN]);
+	return score;
+}

@@ -1,0 +1,551 @@
+/*
+ * alphabeta.c: alpha-beta search for two roles that take turns (search.h).
+ *
+ * Negamax: a score is for the role in control at the node (its "mover"),
+ * and a child's score counts negated unless the same role moves there
+ * again.  Principal variation search within iterative deepening; a
+ * transposition table (tt.c); moves tried hash move first, then tactical
+ * moves by the game's tactical hook, then killers, then history; at the
+ * horizon, quiescence over tactical moves, then the game's heuristic.
+ *
+ * Scores:
+ *   - estimates: 100 x (the mover's utility - the other's), within
+ *     -10000..10000;
+ *   - ends of the game: a draw on goals is 0; otherwise SCORE_WIN + 1000 x
+ *     the goal margin - the ply it is reached at, so that bigger wins come
+ *     first and, among equal ones, the shortest win and the longest loss.
+ * A score is "solved" when no estimate lies below it: it is then a bound of
+ * the game's value, not of an estimate.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "miscadmin.h"
+#include "search/search.h"
+#include "search/tt.h"
+#include "utils/timestamp.h"
+
+#define SCORE_INF 1000000
+#define SCORE_WIN 100000
+#define SCORE_MARGIN 1000
+#define ESTIMATE_SCALE 100.0
+/* Scores beyond these are proven wins or losses. */
+#define WIN_BAND (SCORE_WIN - SEARCH_MAX_PLY)
+
+#define ORDER_HASH_MOVE (1 << 30)
+#define ORDER_TACTICAL (1 << 28)
+#define ORDER_KILLER (1 << 27)
+#define HISTORY_SIZE 4096
+/* Nodes between looks at the clock and at interrupts. */
+#define CHECK_INTERVAL 256
+
+typedef struct Search
+{
+	const Game *game;
+	const SearchLimits *limits;
+	GameState  *states[SEARCH_MAX_PLY + 1];
+	GameMove   *moves[SEARCH_MAX_PLY];
+	int32	   *order[SEARCH_MAX_PLY];
+	GameMove	killers[SEARCH_MAX_PLY][2];
+	int32		history[HISTORY_SIZE];
+	GameMove	pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
+	int			pv_length[SEARCH_MAX_PLY];
+	int64		nodes;
+	bool		stopped;
+} Search;
+
+bool
+search_alphabeta_applies(const Game *game, const GameState *state)
+{
+	return game->nroles == 2 && game->control(game, state) != GT_NO_ROLE;
+}
+
+static int
+mover_of(const Search *s, const GameState *state, int fallback)
+{
+	int			role = s->game->mover != NULL ? s->game->mover(s->game, state) :
+		s->game->control(s->game, state);
+
+	return role == GT_NO_ROLE ? fallback : role;
+}
+
+static bool
+is_proven_score(int32 score)
+{
+	return score > WIN_BAND || score < -WIN_BAND;
+}
+
+/* A proven score as the table keeps it: from the node, not from the root. */
+static int32
+score_to_tt(int32 score, int ply)
+{
+	return score > WIN_BAND ? score + ply : score < -WIN_BAND ? score - ply : score;
+}
+
+static int32
+score_from_tt(int32 score, int ply)
+{
+	return score > WIN_BAND ? score - ply : score < -WIN_BAND ? score + ply : score;
+}
+
+/* The score of an ended game for role. */
+static int32
+end_score(const Search *s, const GameState *state, int role, int ply)
+{
+	int			goals[GT_MAX_ROLES];
+	int			margin;
+
+	s->game->goals(s->game, state, goals);
+	margin = goals[role] - goals[1 - role];
+	if (margin == 0)
+		return 0;
+	return margin > 0 ? SCORE_WIN + SCORE_MARGIN * margin - ply :
+		-(SCORE_WIN + SCORE_MARGIN * -margin - ply);
+}
+
+/* The game's estimate for role; 0 when the game has none. */
+static int32
+estimate(const Search *s, const GameState *state, int role)
+{
+	double		values[GT_MAX_ROLES];
+
+	if (s->game->heuristic == NULL)
+		return 0;
+	s->game->heuristic(s->game, state, values);
+	return (int32) rint(ESTIMATE_SCALE * (values[role] - values[1 - role]));
+}
+
+static void
+look_at_clock(Search *s)
+{
+	if (++s->nodes % CHECK_INTERVAL != 0)
+		return;
+	CHECK_FOR_INTERRUPTS();
+	if (s->limits->deadline != 0 && GetCurrentTimestamp() >= s->limits->deadline)
+		s->stopped = true;
+}
+
+static inline int
+history_slot(GameMove move)
+{
+	return (int) ((move * UINT64CONST(0x9e3779b97f4a7c15)) >> 52);
+}
+
+/* Ordering keys of the n moves at ply. */
+static void
+order_moves(Search *s, int ply, int n, GameMove hash_move)
+{
+	const Game *game = s->game;
+	const GameState *state = s->states[ply];
+
+	for (int i = 0; i < n; i++)
+	{
+		GameMove	m = s->moves[ply][i];
+		int			tactical = game->tactical != NULL ? game->tactical(game, state, m) : 0;
+
+		if (m == hash_move && hash_move != 0)
+			s->order[ply][i] = ORDER_HASH_MOVE;
+		else if (tactical > 0)
+			s->order[ply][i] = ORDER_TACTICAL + Min(tactical, ORDER_TACTICAL - 1);
+		else if (m == s->killers[ply][0])
+			s->order[ply][i] = ORDER_KILLER + 1;
+		else if (m == s->killers[ply][1])
+			s->order[ply][i] = ORDER_KILLER;
+		else
+			s->order[ply][i] = Min(s->history[history_slot(m)], ORDER_KILLER - 1);
+	}
+}
+
+/* Moves the best-ordered of moves i..n-1 to i (selection: cutoffs often come early). */
+static GameMove
+pick_move(Search *s, int ply, int i, int n)
+{
+	int			best = i;
+	GameMove	m;
+	int32		o;
+
+	for (int j = i + 1; j < n; j++)
+		if (s->order[ply][j] > s->order[ply][best])
+			best = j;
+	m = s->moves[ply][best];
+	o = s->order[ply][best];
+	s->moves[ply][best] = s->moves[ply][i];
+	s->order[ply][best] = s->order[ply][i];
+	s->moves[ply][i] = m;
+	s->order[ply][i] = o;
+	return m;
+}
+
+static void
+update_pv(Search *s, int ply, GameMove move)
+{
+	s->pv[ply][0] = move;
+	if (ply + 1 < SEARCH_MAX_PLY)
+	{
+		memcpy(&s->pv[ply][1], s->pv[ply + 1], s->pv_length[ply + 1] * sizeof(GameMove));
+		s->pv_length[ply] = s->pv_length[ply + 1] + 1;
+	}
+	else
+		s->pv_length[ply] = 1;
+}
+
+static int32 negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *solved);
+
+/*
+ * The child reached by move from ply, searched with the window (alpha,
+ * beta) of role, the mover at ply: returns its score for role.
+ */
+static int32
+child_score(Search *s, int ply, GameMove move, int depth, int32 alpha, int32 beta, int role,
+			bool *solved)
+{
+	GameState  *child = s->states[ply + 1];
+	int			child_role;
+
+	s->game->next(s->game, s->states[ply], move, child);
+	child_role = mover_of(s, child, 1 - role);
+	if (child_role == role)
+		return negamax(s, ply + 1, depth, alpha, beta, role, solved);
+	return -negamax(s, ply + 1, depth, -beta, -alpha, child_role, solved);
+}
+
+/* At the horizon: tactical moves until the position is quiet, then the estimate. */
+static int32
+quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solved)
+{
+	const Game *game = s->game;
+	const GameState *state = s->states[ply];
+	int32		best = -SCORE_INF;
+	int			ntactical = 0;
+	bool		all_solved = true;
+
+	*solved = false;
+	if (game->tactical == NULL || ply >= SEARCH_MAX_PLY - 1)
+		return estimate(s, state, role);
+	for (int i = 0; i < n; i++)
+	{
+		int			t = game->tactical(game, state, s->moves[ply][i]);
+
+		if (t > 0)
+		{
+			s->moves[ply][ntactical] = s->moves[ply][i];
+			s->order[ply][ntactical++] = t;
+		}
+	}
+	/* Standing pat is for a mover who has a quiet move. */
+	if (ntactical < n)
+	{
+		best = estimate(s, state, role);
+		all_solved = false;
+		if (best >= beta)
+			return best;
+		alpha = Max(alpha, best);
+	}
+	for (int i = 0; i < ntactical && !s->stopped; i++)
+	{
+		GameMove	m = pick_move(s, ply, i, ntactical);
+		bool		child_solved;
+		int32		v = child_score(s, ply, m, 0, alpha, beta, role, &child_solved);
+
+		all_solved &= child_solved;
+		if (v > best)
+			best = v;
+		if (v > alpha)
+			alpha = v;
+		if (alpha >= beta)
+			break;
+	}
+	*solved = all_solved;
+	return best;
+}
+
+static int32
+negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *solved)
+{
+	const Game *game = s->game;
+	const GameState *state = s->states[ply];
+	int			n;
+	uint64		key;
+	const TTEntry *entry;
+	GameMove	hash_move = 0;
+	GameMove	best_move = 0;
+	int32		best = -SCORE_INF;
+	int32		alpha0 = alpha;
+	bool		all_solved = true;
+
+	s->pv_length[ply] = 0;
+	*solved = false;
+	look_at_clock(s);
+	if (s->stopped)
+		return 0;
+	check_stack_depth();
+	n = game->legal(game, state, s->moves[ply]);
+	if (n == 0)
+	{
+		*solved = true;
+		return end_score(s, state, role, ply);
+	}
+	if (depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
+		return quiesce(s, ply, n, alpha, beta, role, solved);
+
+	key = gt_state_hash(game, state);
+	entry = tt_probe(key);
+	if (entry != NULL)
+	{
+		int32		score = score_from_tt(entry->score, ply);
+
+		hash_move = entry->move;
+		if (entry->depth >= depth || entry->solved)
+		{
+			if (entry->bound == TT_EXACT ||
+				(entry->bound == TT_LOWER && score >= beta) ||
+				(entry->bound == TT_UPPER && score <= alpha))
+			{
+				*solved = entry->solved;
+				return score;
+			}
+		}
+	}
+
+	order_moves(s, ply, n, hash_move);
+	for (int i = 0; i < n; i++)
+	{
+		GameMove	m = pick_move(s, ply, i, n);
+		bool		child_solved;
+		int32		v;
+
+		if (i == 0)
+			v = child_score(s, ply, m, depth - 1, alpha, beta, role, &child_solved);
+		else
+		{
+			/* Principal variation search: prove the move no better, else search it fully. */
+			v = child_score(s, ply, m, depth - 1, alpha, alpha + 1, role, &child_solved);
+			if (v > alpha && v < beta && !s->stopped)
+				v = child_score(s, ply, m, depth - 1, alpha, beta, role, &child_solved);
+		}
+		if (s->stopped)
+			return 0;
+		all_solved &= child_solved;
+		if (v > best)
+		{
+			best = v;
+			best_move = m;
+		}
+		if (v > alpha)
+		{
+			alpha = v;
+			update_pv(s, ply, m);
+		}
+		if (alpha >= beta)
+		{
+			if (s->order[ply][i] < ORDER_TACTICAL)
+			{
+				if (s->killers[ply][0] != m)
+				{
+					s->killers[ply][1] = s->killers[ply][0];
+					s->killers[ply][0] = m;
+				}
+				s->history[history_slot(m)] = Min(s->history[history_slot(m)] + depth * depth,
+												  ORDER_KILLER - 1);
+			}
+			break;
+		}
+	}
+	*solved = all_solved;
+	tt_store(key, best_move, score_to_tt(best, ply), depth,
+			 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, all_solved);
+	return best;
+}
+
+/* Of what search knows: are role's moves at state all proven losses, one by one counted. */
+static int
+non_losing_replies(Search *s, const GameState *state, int role)
+{
+	const Game *game = s->game;
+	GameMove   *moves = s->moves[1];
+	int			n = game->legal(game, state, moves);
+	int			count = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		GameState  *after = s->states[2];
+		const TTEntry *entry;
+		bool		loses = false;
+
+		game->next(game, state, moves[i], after);
+		if (game->legal(game, after, s->moves[2]) == 0)
+		{
+			int			goals[GT_MAX_ROLES];
+
+			game->goals(game, after, goals);
+			loses = goals[role] == GT_GOAL_MIN;
+		}
+		else if ((entry = tt_probe(gt_state_hash(game, after))) != NULL && entry->solved)
+		{
+			bool		same = mover_of(s, after, 1 - role) == role;
+			int32		score = same ? entry->score : -entry->score;
+			bool		at_most = same ? entry->bound != TT_LOWER : entry->bound != TT_UPPER;
+
+			loses = at_most && score < -WIN_BAND;
+		}
+		count += !loses;
+	}
+	return count;
+}
+
+/* The value of a root move from its score: utilities 50 +- half the margin. */
+static void
+root_value(Search *s, RootMove *rm, int role)
+{
+	const Game *game = s->game;
+	double		margin;
+	GameState  *child = s->states[1];
+	int			child_role;
+
+	value_unknown(game, &rm->value);
+	if (is_proven_score(rm->score))
+		margin = (double) ((Abs(rm->score) - SCORE_WIN + SCORE_MARGIN - 1) / SCORE_MARGIN) *
+			(rm->score > 0 ? 1 : -1);
+	else
+		margin = rm->score / ESTIMATE_SCALE;
+	rm->value.known = true;
+	rm->value.proven = rm->proven;
+	rm->value.utility[role] = value_round(Max(GT_GOAL_MIN, Min(GT_GOAL_MAX, 50.0 + margin / 2.0)));
+	rm->value.utility[1 - role] = value_round(GT_GOAL_MAX - rm->value.utility[role]);
+	rm->value.move_id = 0;
+	/* Non-losing mobility at the position the move leads to, for the role in control there. */
+	game->next(game, s->states[0], rm->move, child);
+	if (game->legal(game, child, s->moves[1]) == 0)
+	{
+		rm->value.mobility[0] = rm->value.mobility[1] = 0;
+		return;
+	}
+	child_role = mover_of(s, child, 1 - role);
+	rm->value.mobility[child_role] = non_losing_replies(s, child, child_role);
+}
+
+/* Best first; insertion sort, so that equal scores keep the order they were tried in. */
+static void
+sort_root_moves(RootMove *moves, int n)
+{
+	for (int i = 1; i < n; i++)
+	{
+		RootMove	m = moves[i];
+		int			j = i;
+
+		for (; j > 0 && moves[j - 1].score < m.score; j--)
+			moves[j] = moves[j - 1];
+		moves[j] = m;
+	}
+}
+
+void
+search_alphabeta(const Game *game, const GameState *root, const SearchLimits *limits,
+				 SearchResult *result)
+{
+	Search	   *s = palloc0(sizeof(Search));
+	int			role = game->control(game, root);
+	RootMove   *moves;
+	int			n;
+	int			max_depth = limits->max_depth > 0 ? Min(limits->max_depth, SEARCH_MAX_PLY - 1) :
+		SEARCH_MAX_PLY - 1;
+
+	Assert(role != GT_NO_ROLE && game->nroles == 2);
+	s->game = game;
+	s->limits = limits;
+	for (int p = 0; p <= SEARCH_MAX_PLY; p++)
+		s->states[p] = gt_state_alloc(game);
+	for (int p = 0; p < SEARCH_MAX_PLY; p++)
+	{
+		s->moves[p] = palloc(game->max_moves * sizeof(GameMove));
+		s->order[p] = palloc(game->max_moves * sizeof(int32));
+	}
+	gt_state_copy(s->states[0], root);
+	tt_new_search();
+
+	n = game->legal(game, root, s->moves[0]);
+	Assert(n > 0);
+	moves = palloc0(n * sizeof(RootMove));
+	order_moves(s, 0, n, 0);
+	for (int i = 0; i < n; i++)
+	{
+		moves[i].move = pick_move(s, 0, i, n);
+		moves[i].score = -SCORE_INF;
+	}
+	result->moves = moves;
+	result->nmoves = n;
+	result->depth = 0;
+
+	for (int depth = 1; depth <= max_depth && !s->stopped; depth++)
+	{
+		RootMove   *scored = palloc(n * sizeof(RootMove));
+		int32		alpha = -SCORE_INF;
+		int			done = 0;
+		bool		all_proven = true;
+
+		memcpy(scored, moves, n * sizeof(RootMove));
+		for (int i = 0; i < n; i++)
+		{
+			bool		solved;
+			int32		v;
+
+			s->pv_length[1] = 0;
+			if (limits->exact_moves || i == 0)
+				v = child_score(s, 0, scored[i].move, depth - 1, -SCORE_INF, SCORE_INF, role, &solved);
+			else
+			{
+				v = child_score(s, 0, scored[i].move, depth - 1, alpha, alpha + 1, role, &solved);
+				if (v > alpha && !s->stopped)
+					v = child_score(s, 0, scored[i].move, depth - 1, alpha, SCORE_INF, role, &solved);
+			}
+			if (s->stopped)
+				break;
+			scored[i].score = v;
+			scored[i].proven = solved && (limits->exact_moves || i == 0 || v > alpha || is_proven_score(v));
+			scored[i].depth = depth;
+			update_pv(s, 0, scored[i].move);
+			scored[i].pv_length = s->pv_length[0];
+			memcpy(scored[i].pv, s->pv[0], s->pv_length[0] * sizeof(GameMove));
+			all_proven &= solved;
+			alpha = Max(alpha, v);
+			done++;
+		}
+		if (done == n)
+		{
+			sort_root_moves(scored, n);
+			memcpy(moves, scored, n * sizeof(RootMove));
+			result->depth = depth;
+			if (all_proven || (is_proven_score(moves[0].score) && moves[0].score > 0 &&
+							   moves[0].proven && !limits->exact_moves))
+				break;
+		}
+		else if (done > 0)
+		{
+			/*
+			 * Cut short by the clock: a move of this iteration that already
+			 * scores above the last iteration's best takes its place.
+			 */
+			sort_root_moves(scored, done);
+			if (scored[0].score > moves[0].score)
+			{
+				for (int i = 0; i < n; i++)
+					if (moves[i].move == scored[0].move)
+					{
+						memmove(&moves[1], &moves[0], i * sizeof(RootMove));
+						break;
+					}
+				moves[0] = scored[0];
+			}
+		}
+		pfree(scored);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if (moves[i].depth > 0)
+			root_value(s, &moves[i], role);
+		else
+			value_unknown(game, &moves[i].value);
+	}
+	result->nodes = s->nodes;
+}

@@ -1,0 +1,55 @@
+/*
+ * search.h: choosing a move by search over the game interface (alphabeta.c,
+ * tt.c).  Search never knows which game it plays: it calls the vtable and
+ * the optional hooks (mover, tactical, heuristic).
+ */
+#ifndef GAMETREE_SEARCH_H
+#define GAMETREE_SEARCH_H
+
+#include "core/game.h"
+#include "datatype/timestamp.h"
+#include "search/values.h"
+
+/* Plies a search goes at most, the quiescence search included. */
+#define SEARCH_MAX_PLY 128
+
+typedef struct SearchLimits
+{
+	TimestampTz deadline;		/* 0: none */
+	int			max_depth;		/* iterations of deepening; 0: until the deadline */
+	bool		exact_moves;	/* every root move's value exact (analyse), not only the best's */
+} SearchLimits;
+
+/* One move of the root, with what search found of it. */
+typedef struct RootMove
+{
+	GameMove	move;
+	int32		score;			/* for the root's mover: see alphabeta.c */
+	bool		proven;			/* the score is the game's value, not an estimate */
+	Value		value;			/* utility per role, proven, mobility (-1: unknown) */
+	int			depth;			/* of the deepest iteration that valued it */
+	int			pv_length;
+	GameMove	pv[SEARCH_MAX_PLY]; /* the expected line, this move first */
+} RootMove;
+
+typedef struct SearchResult
+{
+	int			nmoves;
+	RootMove   *moves;			/* best first */
+	int			depth;			/* deepest iteration completed */
+	int64		nodes;
+} SearchResult;
+
+/*
+ * Alpha-beta for two roles that take turns: negamax with principal
+ * variation search, iterative deepening, a transposition table, and
+ * quiescence where the game has tactical moves.  The state must not be
+ * terminal.
+ */
+extern void search_alphabeta(const Game *game, const GameState *root, const SearchLimits *limits,
+							 SearchResult *result);
+
+/* Can search_alphabeta play this state's game from here: two roles, one in control? */
+extern bool search_alphabeta_applies(const Game *game, const GameState *state);
+
+#endif
