@@ -41,6 +41,9 @@ typedef struct GameState
 /* A joint move, coded by the game (one action per role, packed). */
 typedef uint64 GameMove;
 
+/* Never a game's move code: "no move" in search. */
+#define GT_NO_MOVE (~(GameMove) 0)
+
 /* Writes jsonb values; see jsonfacts.h. */
 typedef struct JsonOut JsonOut;
 

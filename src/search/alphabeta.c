@@ -144,7 +144,7 @@ order_moves(Search *s, int ply, int n, GameMove hash_move)
 		GameMove	m = s->moves[ply][i];
 		int			tactical = game->tactical != NULL ? game->tactical(game, state, m) : 0;
 
-		if (m == hash_move && hash_move != 0)
+		if (m == hash_move)
 			s->order[ply][i] = ORDER_HASH_MOVE;
 		else if (tactical > 0)
 			s->order[ply][i] = ORDER_TACTICAL + Min(tactical, ORDER_TACTICAL - 1);
@@ -219,6 +219,7 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 	int32		best = -SCORE_INF;
 	int			ntactical = 0;
 	bool		all_solved = true;
+	bool		best_solved = false;
 
 	*solved = false;
 	if (game->tactical == NULL || ply >= SEARCH_MAX_PLY - 1)
@@ -250,13 +251,16 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 
 		all_solved &= child_solved;
 		if (v > best)
+		{
 			best = v;
+			best_solved = child_solved;
+		}
 		if (v > alpha)
 			alpha = v;
 		if (alpha >= beta)
 			break;
 	}
-	*solved = all_solved;
+	*solved = all_solved || (best_solved && best > WIN_BAND);
 	return best;
 }
 
@@ -268,11 +272,12 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 	int			n;
 	uint64		key;
 	const TTEntry *entry;
-	GameMove	hash_move = 0;
-	GameMove	best_move = 0;
+	GameMove	hash_move = GT_NO_MOVE;
+	GameMove	best_move = GT_NO_MOVE;
 	int32		best = -SCORE_INF;
 	int32		alpha0 = alpha;
 	bool		all_solved = true;
+	bool		best_solved = false;
 
 	s->pv_length[ply] = 0;
 	*solved = false;
@@ -331,6 +336,7 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 		{
 			best = v;
 			best_move = m;
+			best_solved = child_solved;
 		}
 		if (v > alpha)
 		{
@@ -352,9 +358,10 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 			break;
 		}
 	}
-	*solved = all_solved;
+	/* A proven win needs no look at the other moves: they can only be better. */
+	*solved = all_solved || (best_solved && best > WIN_BAND);
 	tt_store(key, best_move, score_to_tt(best, ply), depth,
-			 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, all_solved);
+			 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, *solved);
 	return best;
 }
 
@@ -425,6 +432,42 @@ root_value(Search *s, RootMove *rm, int role)
 	rm->value.mobility[child_role] = non_losing_replies(s, child, child_role);
 }
 
+/*
+ * Lengthens a root move's line through the table's best moves where the
+ * search took a child's value from the table and so has no line below it.
+ */
+static void
+extend_pv(Search *s, RootMove *rm)
+{
+	const Game *game = s->game;
+	GameState  *at = s->states[1];
+	GameState  *after = s->states[2];
+
+	gt_state_copy(at, s->states[0]);
+	for (int i = 0; i < rm->pv_length; i++)
+	{
+		game->next(game, at, rm->pv[i], after);
+		gt_state_copy(at, after);
+	}
+	while (rm->pv_length < SEARCH_MAX_PLY)
+	{
+		const TTEntry *entry = tt_probe(gt_state_hash(game, at));
+		int			n;
+		bool		legal = false;
+
+		if (entry == NULL || entry->move == GT_NO_MOVE)
+			return;
+		n = game->legal(game, at, s->moves[1]);
+		for (int i = 0; i < n && !legal; i++)
+			legal = s->moves[1][i] == entry->move;
+		if (!legal)
+			return;
+		rm->pv[rm->pv_length++] = entry->move;
+		game->next(game, at, entry->move, after);
+		gt_state_copy(at, after);
+	}
+}
+
 /* Best first; insertion sort, so that equal scores keep the order they were tried in. */
 static void
 sort_root_moves(RootMove *moves, int n)
@@ -454,6 +497,8 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	Assert(role != GT_NO_ROLE && game->nroles == 2);
 	s->game = game;
 	s->limits = limits;
+	for (int p = 0; p < SEARCH_MAX_PLY; p++)
+		s->killers[p][0] = s->killers[p][1] = GT_NO_MOVE;
 	for (int p = 0; p <= SEARCH_MAX_PLY; p++)
 		s->states[p] = gt_state_alloc(game);
 	for (int p = 0; p < SEARCH_MAX_PLY; p++)
@@ -467,7 +512,7 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	n = game->legal(game, root, s->moves[0]);
 	Assert(n > 0);
 	moves = palloc0(n * sizeof(RootMove));
-	order_moves(s, 0, n, 0);
+	order_moves(s, 0, n, GT_NO_MOVE);
 	for (int i = 0; i < n; i++)
 	{
 		moves[i].move = pick_move(s, 0, i, n);
@@ -543,7 +588,10 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	for (int i = 0; i < n; i++)
 	{
 		if (moves[i].depth > 0)
+		{
+			extend_pv(s, &moves[i]);
 			root_value(s, &moves[i], role);
+		}
 		else
 			value_unknown(game, &moves[i].value);
 	}

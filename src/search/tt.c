@@ -55,7 +55,7 @@ tt_store(uint64 key, GameMove move, int32 score, int depth, TTBound bound, bool 
 	/* Keep a deeper entry of the same position from this search. */
 	if (e->generation == generation && e->key == key && e->depth > depth && !solved)
 		return;
-	if (e->generation != generation || e->key != key || move != 0)
+	if (e->generation != generation || e->key != key || move != GT_NO_MOVE)
 		e->move = move;
 	e->key = key;
 	e->score = score;

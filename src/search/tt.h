@@ -20,7 +20,7 @@ typedef enum TTBound
 typedef struct TTEntry
 {
 	uint64		key;
-	GameMove	move;			/* best or refuting move; 0: none */
+	GameMove	move;			/* best or refuting move; GT_NO_MOVE: none */
 	int32		score;
 	int16		depth;			/* plies searched below */
 	uint8		bound;

@@ -1,0 +1,78 @@
+-- bestmove and analyse: alpha-beta over the game interface.  Depth-bounded
+-- searches without a time limit, so the results do not depend on the
+-- machine.
+BEGIN;
+SET client_min_messages = warning;
+SELECT plan(16);
+
+-- A state reached by playing actions from the initial state.
+CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  s jsonb := gametree.initial(game);
+  a jsonb;
+BEGIN
+  FOR a IN SELECT * FROM jsonb_array_elements(actions) LOOP
+    s := gametree.next(game, s, a);
+  END LOOP;
+  RETURN s;
+END $$;
+
+-- The action of the role in control within a joint move.
+CREATE FUNCTION pg_temp.action(move jsonb) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT m->2 FROM jsonb_array_elements(move) m WHERE m->2 <> '"noop"'
+$$;
+
+-- Tic-tac-toe, every non-terminal position of the grown and solved tree:
+-- the move bestmove picks keeps the position's proven value for the mover.
+SELECT gametree.create_tree('solved', 'tictactoe') IS NOT NULL AS created \gset
+CALL gametree.grow('solved');
+CREATE TEMP TABLE picked AS
+SELECT s.control, s.utility AS before, c.utility AS after, c.proven
+FROM solved_states s
+CROSS JOIN LATERAL gametree.next('tictactoe', s.state, gametree.bestmove('tictactoe', s.state, NULL, 9)) n(state)
+JOIN solved_states c ON c.id = gametree.state_hash('tictactoe', n.state)
+WHERE s.control IS NOT NULL;
+SELECT is((SELECT count(*) FROM picked), 4520::bigint, 'bestmove from all 4,520 non-terminal positions');
+SELECT is((SELECT count(*) FROM picked WHERE (after->>control)::numeric < (before->>control)::numeric),
+          0::bigint, 'no move bestmove picks is worse for the mover than the position''s proven value');
+SELECT is((SELECT array_agg(DISTINCT utility::text) FROM gametree.analyse('tictactoe', gametree.initial('tictactoe'), NULL, 9)),
+          ARRAY['{"oplayer": 50, "xplayer": 50}'], 'analyse: every first move of tic-tac-toe is a draw');
+SELECT ok((SELECT bool_and(proven) AND bool_and(depth = 9) AND count(*) = 9
+           FROM gametree.analyse('tictactoe', gametree.initial('tictactoe'), NULL, 9)),
+          'analyse: nine moves, all proven at depth 9');
+SELECT is((SELECT jsonb_array_length(pv) FROM gametree.analyse('tictactoe', gametree.initial('tictactoe'), NULL, 9) LIMIT 1),
+          9, 'the expected line of a draw fills the board');
+
+-- Connect four: an immediate win; an immediate threat blocked.
+SELECT is(pg_temp.action(gametree.bestmove('connect4', pg_temp.play('connect4',
+          '[["drop",1],["drop",1],["drop",2],["drop",2],["drop",3],["drop",3]]'), NULL, 4)),
+          '["drop", 4]', 'connect four: red completes its row');
+SELECT is(pg_temp.action(gametree.bestmove('connect4', pg_temp.play('connect4',
+          '[["drop",1],["drop",2],["drop",1],["drop",2],["drop",1]]'), NULL, 4)),
+          '["drop", 1]', 'connect four: black blocks the column');
+
+-- Chess: mate in one; a hanging queen taken.
+SELECT is(pg_temp.action(gametree.bestmove('chess', gametree.from_fen('chess', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'), NULL, 3)),
+          '["move", "a1", "a8"]', 'chess: the back-rank mate');
+SELECT is(pg_temp.action(gametree.bestmove('chess', gametree.from_fen('chess',
+          'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1'), NULL, 3)),
+          '["move", "f3", "f7"]', 'chess: the scholar''s mate');
+SELECT is(pg_temp.action(gametree.bestmove('chess', gametree.from_fen('chess', '4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1'), NULL, 4)),
+          '["move", "d2", "d5"]', 'chess: the rook takes the hanging queen');
+SELECT is((SELECT utility FROM gametree.analyse('chess', gametree.from_fen('chess', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'), NULL, 3) LIMIT 1),
+          '{"black": 0, "white": 100}', 'analyse: the mate is a proven win');
+
+-- Bad input: an error with its SQLSTATE each.
+SELECT throws_ok($$SELECT gametree.bestmove('tictactoe', '[["cell", 9, 9, "x"]]')$$, '22023', NULL,
+                 'an invalid state');
+SELECT throws_ok($$SELECT gametree.bestmove('chess', gametree.from_fen('chess', '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'))$$,
+                 '22023', 'the state is terminal: there is no move to make', 'a terminal state');
+SELECT throws_ok($$SELECT gametree.bestmove('connect4', gametree.initial('connect4'), '0 seconds')$$, '22023',
+                 'time_limit must be positive', 'a time limit of zero');
+SELECT throws_ok($$SELECT gametree.bestmove('connect4', gametree.initial('connect4'), NULL, -1)$$, '22023',
+                 'max_depth must be positive, not -1', 'a negative depth');
+SELECT throws_ok($$SELECT gametree.bestmove('connect4', gametree.initial('connect4'), method => 'minimax')$$, '22023',
+                 'unknown search method "minimax"', 'an unknown method');
+
+SELECT * FROM finish();
+ROLLBACK;
