@@ -365,7 +365,7 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 	return best;
 }
 
-/* Of what search knows: are role's moves at state all proven losses, one by one counted. */
+/* role's moves at state that the search has not proven lost for role (non-losing mobility). */
 static int
 non_losing_replies(Search *s, const GameState *state, int role)
 {
