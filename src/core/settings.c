@@ -18,6 +18,7 @@ int			gt_progress_interval = 1000;
 int			gt_propagate_interval = 300000;
 int			gt_work_memory = 1024 * 1024;
 int			gt_search_memory = 64 * 1024;
+int			gt_search_store_states = 100;
 
 void		_PG_init(void);
 
@@ -50,10 +51,19 @@ _PG_init(void)
 							&gt_work_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("gametree.search_memory",
-							"Size of the transposition table of bestmove and analyse, per backend.",
-							"Each entry of 32 bytes holds what search found of one position; the "
-							"table is rounded down to a power of two entries.",
+							"Memory of one bestmove or analyse: alpha-beta's transposition table, "
+							"Monte Carlo search's tree.",
+							"Each table entry of 32 bytes holds what search found of one position; the "
+							"table is rounded down to a power of two entries and kept by the backend.  "
+							"Monte Carlo search stops adding nodes when its tree fills this much.",
 							&gt_search_memory, 64 * 1024, 64, 16 * 1024 * 1024,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.search_store_states",
+							"Most states bestmove and analyse with a tree write back.",
+							"They expand, breadth first from the searched position, the stored states "
+							"the search looked at most (Monte Carlo: the nodes it expanded; alpha-beta: "
+							"the best line).",
+							&gt_search_store_states, 100, 1, 1000000,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

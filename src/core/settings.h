@@ -10,5 +10,6 @@ extern int	gt_progress_interval;	/* gametree.progress_interval: ms */
 extern int	gt_propagate_interval;	/* gametree.propagate_interval: ms */
 extern int	gt_work_memory;		/* gametree.work_memory: kB */
 extern int	gt_search_memory;	/* gametree.search_memory: kB */
+extern int	gt_search_store_states;	/* gametree.search_store_states: states */
 
 #endif

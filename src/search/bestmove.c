@@ -5,14 +5,51 @@
  */
 #include "postgres.h"
 
+#include "executor/spi.h"
 #include "funcapi.h"
-#include "search/search.h"
+#include "search/mcts.h"
+#include "store/searchtree.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
 
-/* The arguments after the state, checked; the search result. */
+typedef enum SearchMethod
+{
+	METHOD_AUTO,
+	METHOD_ALPHABETA,
+	METHOD_MCTS
+} SearchMethod;
+
+static const char *const method_names[] = {"auto", "alphabeta", "mcts"};
+
+static SearchMethod
+method_argument(FunctionCallInfo fcinfo, const Game *game, const GameState *state)
+{
+	const char *name = PG_ARGISNULL(4) ? "auto" : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	int			method = 0;
+
+	while (method < lengthof(method_names) && strcmp(name, method_names[method]) != 0)
+		method++;
+	if (method == lengthof(method_names))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown search method \"%s\"", gt_abbreviate(name)),
+				 errhint("The methods are 'auto', 'alphabeta' and 'mcts'.")));
+	if (method == METHOD_AUTO)
+		return search_alphabeta_applies(game, state) ? METHOD_ALPHABETA : METHOD_MCTS;
+	if (method == METHOD_ALPHABETA && !search_alphabeta_applies(game, state))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: alpha-beta needs two roles that take turns", game->name),
+				 errhint("method => 'mcts' plays any game.")));
+	return (SearchMethod) method;
+}
+
+/*
+ * The arguments checked, the search run, and with a tree, what the tree
+ * knows read before and what the search learned written after.
+ */
 static void
 run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, GameState **state_out,
 		   SearchResult *result)
@@ -20,8 +57,10 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 	const Game *game;
 	GameState  *state;
 	SearchLimits limits = {0};
-	const char *method;
+	SearchMethod method;
 	Interval   *time_limit = PG_ARGISNULL(2) ? NULL : PG_GETARG_INTERVAL_P(2);
+	TreeSearch *ts = NULL;
+	MctsTree   *mcts = NULL;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -43,34 +82,49 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 				 errmsg("a search needs a time_limit or a max_depth"),
 				 errhint("E.g. time_limit => '1 second', or max_depth => 6 for a result that does "
 						 "not depend on the machine's speed.")));
-	method = PG_ARGISNULL(4) ? "auto" : text_to_cstring(PG_GETARG_TEXT_PP(4));
-	if (strcmp(method, "auto") != 0 && strcmp(method, "alphabeta") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown search method \"%s\"", gt_abbreviate(method)),
-				 errhint("The methods are 'auto' and 'alphabeta'.")));
-	if (!PG_ARGISNULL(5))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("searching with a tree is not available yet"),
-				 errhint("Leave tree NULL: the search then runs in memory.")));
 	if (game->terminal(game, state))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the state is terminal: there is no move to make"),
 				 errhint("gametree.goal(game, state) gives the result.")));
-	if (!search_alphabeta_applies(game, state))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s: alpha-beta needs two roles that take turns", game->name)));
+	method = method_argument(fcinfo, game, state);
 
 	limits.max_depth = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
 	limits.exact_moves = exact_moves;
 	if (time_limit != NULL)
 		limits.deadline = GetCurrentTimestamp() + gt_interval_usecs(time_limit);
-	search_alphabeta(game, state, &limits, result);
 	*game_out = game;
 	*state_out = state;
+
+	if (!PG_ARGISNULL(5))
+	{
+		MemoryContext caller = CurrentMemoryContext;
+
+		SPI_connect();
+		ts = tree_search_begin(PG_GETARG_TEXT_PP(5), game, state);
+		MemoryContextSwitchTo(caller);
+		if (ts->root_proven && !exact_moves)
+		{
+			/* The tree has solved the position: its best move is the answer. */
+			result->nmoves = 1;
+			result->moves = palloc0(sizeof(RootMove));
+			result->moves[0].move = ts->stored_best;
+			tree_close(ts->tree);
+			SPI_finish();
+			return;
+		}
+		limits.prior = ts->prior;
+		limits.nprior = ts->nprior;
+	}
+	if (method == METHOD_ALPHABETA)
+		search_alphabeta(game, state, &limits, result);
+	else
+		mcts = search_mcts(game, state, &limits, result);
+	if (ts != NULL)
+	{
+		tree_search_end(ts, state, result, mcts);
+		SPI_finish();
+	}
 }
 
 PG_FUNCTION_INFO_V1(gametree_bestmove);
@@ -147,7 +201,8 @@ gametree_analyse(PG_FUNCTION_ARGS)
 			values[3] = JsonbPGetDatum(gt_encode_role_values(game, mobility, known));
 		nulls[3] = !any_mobility;
 		/* visits: counted by Monte Carlo search, not by alpha-beta */
-		nulls[4] = true;
+		values[4] = Int64GetDatum(rm->visits);
+		nulls[4] = rm->visits < 0;
 		values[5] = Int32GetDatum(rm->depth);
 		nulls[5] = rm->depth == 0;
 		values[6] = JsonbPGetDatum(line_json(game, state, rm));

@@ -13,12 +13,28 @@
 /* Plies a search goes at most, the quiescence search included. */
 #define SEARCH_MAX_PLY 128
 
+/* What a stored tree knows of a root move (store/searchtree.c). */
+typedef struct SearchPrior
+{
+	GameMove	move;
+	Value		value;			/* of the state it leads to, as stored */
+	int64		visits;			/* of Monte Carlo search through it, earlier */
+	double		total[GT_MAX_ROLES];	/* the sums of their results */
+} SearchPrior;
+
 typedef struct SearchLimits
 {
 	TimestampTz deadline;		/* 0: none */
 	int			max_depth;		/* iterations of deepening; 0: until the deadline */
 	bool		exact_moves;	/* every root move's value exact (analyse), not only the best's */
+	int			nprior;			/* root moves a stored tree knows */
+	const SearchPrior *prior;
 } SearchLimits;
+
+/* The prior of a root move, or NULL. */
+extern const SearchPrior *search_prior(const SearchLimits *limits, GameMove move);
+/* Its stored utility for role; halfway between the goals when none is known. */
+extern double search_prior_utility(const SearchLimits *limits, GameMove move, int role);
 
 /* One move of the root, with what search found of it. */
 typedef struct RootMove
@@ -27,7 +43,8 @@ typedef struct RootMove
 	int32		score;			/* for the root's mover: see alphabeta.c */
 	bool		proven;			/* the score is the game's value, not an estimate */
 	Value		value;			/* utility per role, proven, mobility (-1: unknown) */
-	int			depth;			/* of the deepest iteration that valued it */
+	int			depth;			/* alpha-beta: of the deepest iteration that valued it; MCTS: of its line */
+	int64		visits;			/* MCTS: iterations through it; alpha-beta: -1 */
 	int			pv_length;
 	GameMove	pv[SEARCH_MAX_PLY]; /* the expected line, this move first */
 } RootMove;
@@ -37,7 +54,7 @@ typedef struct SearchResult
 	int			nmoves;
 	RootMove   *moves;			/* best first */
 	int			depth;			/* deepest iteration completed */
-	int64		nodes;
+	int64		nodes;			/* alpha-beta: positions; MCTS: iterations */
 } SearchResult;
 
 /*

@@ -22,6 +22,7 @@
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_func.h"
+#include "parser/parse_relation.h"
 #include "rewrite/rewriteHandler.h"
 #include "store/bulk.h"
 #include "utils/acl.h"

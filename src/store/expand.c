@@ -233,6 +233,16 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	return index;
 }
 
+int64
+tree_move_id(Jsonb *move)
+{
+	char	   *text = JsonbToCString(NULL, &move->root, VARSIZE(move));
+	int64		id = (int64) gt_hash_bytes((const uint8 *) text, strlen(text));
+
+	pfree(text);
+	return id;
+}
+
 /* The id of a joint move, adding its row to the batch the first time. */
 static int64
 move_id(Batch *b, const GameState *state, int mover, GameMove move)
@@ -241,7 +251,6 @@ move_id(Batch *b, const GameState *state, int mover, GameMove move)
 	MoveEntry  *entry;
 	bool		found;
 	Jsonb	   *json;
-	char	   *text;
 
 	key.role = mover;
 	key.move = move;
@@ -249,8 +258,7 @@ move_id(Batch *b, const GameState *state, int mover, GameMove move)
 	if (found)
 		return entry->id;
 	json = gt_encode_move(b->game, state, move);
-	text = JsonbToCString(NULL, &json->root, VARSIZE(json));
-	entry->id = (int64) gt_hash_bytes((const uint8 *) text, strlen(text));
+	entry->id = tree_move_id(json);
 	if (b->nmoves == b->maxmoves)
 	{
 		b->maxmoves *= 2;
@@ -741,6 +749,24 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 	began = GetCurrentTimestamp();
 	store_batch(&b, nrows, states_seen, stored);
 	stored->write_seconds = (GetCurrentTimestamp() - began) / 1e6;
+}
+
+int64
+tree_expand_states(const Tree *tree, const int64 *ids, int n)
+{
+	GrowLimits	limits = {0};
+	Stored		stored = {0};
+
+	/* SKIP LOCKED: a state a grow batch holds is being expanded there. */
+	spi_run_kept(psprintf("SELECT id, state, depth FROM %s WHERE id = ANY ($1) AND NOT expanded "
+						  "ORDER BY id FOR UPDATE SKIP LOCKED", tree->states),
+				 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(ids, n)}, SPI_OK_SELECT);
+	limits.batch_size = n;
+	if (SPI_processed > 0)
+		expand_rows(tree, &limits, &stored);
+	else
+		SPI_freetuptable(SPI_tuptable);
+	return stored.expanded;
 }
 
 void

@@ -35,6 +35,16 @@ typedef struct GrowLimits
  */
 extern void tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *stored);
 
+/*
+ * Expands the states of ids that are stored and not expanded, skipping
+ * those another session holds; returns how many it expanded.  The caller
+ * holds the tree lock and propagates their values up (tree_propagate_up).
+ */
+extern int64 tree_expand_states(const Tree *tree, const int64 *ids, int n);
+
+/* The id of a joint move in the _moves table: a stable hash of its JSON text. */
+extern int64 tree_move_id(Jsonb *move);
+
 /* Stores the root of a new tree, adding it to *stored. */
 extern void tree_insert_root(const Tree *tree, const GameState *root, Stored *stored);
 

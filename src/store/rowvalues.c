@@ -98,26 +98,45 @@ remember(ValueCodec *codec, int kind, uint64 hash, const Jsonb *json, const int3
 	memcpy(entry->json, json, VARSIZE(json));
 }
 
-/* A role's number times scale, within lo..hi; -1 when it has none. */
-static int32
-role_number(Jsonb *object, const char *role, double lo, double hi, double scale)
+/* A role's number in object, within lo..hi; false when it has none. */
+static bool
+role_double(Jsonb *object, const char *role, double lo, double hi, double *out)
 {
 	JsonbValue	key;
 	JsonbValue *v;
 	double		d;
 
 	if (!JB_ROOT_IS_OBJECT(object))
-		return -1;
+		return false;
 	key.type = jbvString;
 	key.val.string.val = (char *) role;
 	key.val.string.len = strlen(role);
 	v = findJsonbValueFromContainer(&object->root, JB_FOBJECT, &key);
 	if (v == NULL || v->type != jbvNumeric)
-		return -1;
+		return false;
 	d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
 	if (isnan(d))
-		return -1;
-	return (int32) rint(Min(Max(d, lo), hi) * scale);
+		return false;
+	*out = Min(Max(d, lo), hi);
+	return true;
+}
+
+/* A role's number times scale, within lo..hi; -1 when it has none. */
+static int32
+role_number(Jsonb *object, const char *role, double lo, double hi, double scale)
+{
+	double		d;
+
+	return role_double(object, role, lo, hi, &d) ? (int32) rint(d * scale) : -1;
+}
+
+void
+totals_read(const Game *game, Datum total, bool isnull, int64 visits, double *out)
+{
+	for (int r = 0; r < game->nroles; r++)
+		if (isnull || !role_double(DatumGetJsonbP(total), game->roles[r], 0,
+								   (double) visits * GT_GOAL_MAX, &out[r]))
+			out[r] = 0;
 }
 
 static void

@@ -26,6 +26,12 @@ extern ValueCodec *value_codec_create(const Game *game);
 extern void value_read(ValueCodec *codec, Datum utility, bool utility_null,
 					   Datum mobility, bool mobility_null, bool proven, Value *out);
 
+/*
+ * The total column of an edge: the sums of the results of its visits, per
+ * role, each within 0..100 x visits (0 where a role has none).
+ */
+extern void totals_read(const Game *game, Datum total, bool isnull, int64 visits, double *out);
+
 /* The columns of a value: NULL when the utility is unknown, or no role's mobility is. */
 extern Jsonb *value_utility_json(ValueCodec *codec, const Value *v);
 extern Jsonb *value_mobility_json(ValueCodec *codec, const Value *v);

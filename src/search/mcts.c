@@ -1,0 +1,650 @@
+/*
+ * mcts.c: Monte Carlo tree search (mcts.h).
+ *
+ * Each iteration walks down from the root: where a role is in control, to
+ * the child with the largest upper confidence bound (UCT) of that role's
+ * mean result; at a simultaneous-move state, each role picks its own action
+ * by the bound over its own actions' results, and the joint move of those
+ * actions is taken (decoupled UCT).  At the first node not yet expanded it
+ * adds the node's children, then plays one random game on from it: to the
+ * end, or, where the game has a heuristic, for at most PLAYOUT_PLIES plies
+ * and then takes the heuristic's estimate.  The result, one goal per role,
+ * is added to every node on the way.
+ *
+ * Ends of the game are proven values, and a node whose children decide its
+ * value under the max^n rules (values.c) is proven too (MCTS-solver): it is
+ * not searched below again, and its proven goals count as its result.
+ */
+#include "postgres.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "common/pg_prng.h"
+#include "core/settings.h"
+#include "miscadmin.h"
+#include "search/mcts.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+/* The exploration constant of UCT, for results scaled to 0..1. */
+#define UCT_EXPLORATION 0.7
+/* Playout length where the game has a heuristic to value where it stops. */
+#define PLAYOUT_PLIES 24
+/* Games without a heuristic: a playout this long counts as a draw. */
+#define PLAYOUT_MAX_PLIES 10000
+
+typedef struct Mcts
+{
+	const Game *game;
+	const SearchLimits *limits;
+	MctsTree   *tree;
+	int32		capacity;		/* nodes the arrays have room for */
+	int32		max_nodes;		/* within gametree.search_memory */
+	int32		nactions,
+				max_actions;
+	GameMove   *legal;
+	Value	   *values;			/* room for max_moves */
+	GameState  *state;
+	GameState  *scratch;
+	int32	   *path;			/* nodes of this iteration's walk */
+	int			max_path;
+	pg_prng_state prng;
+} Mcts;
+
+static int32
+new_nodes(Mcts *m, int32 n)
+{
+	MctsTree   *t = m->tree;
+	int32		first = t->nnodes;
+
+	if (t->nnodes + n > m->capacity)
+	{
+		int32		capacity = Max(m->capacity * 2, t->nnodes + n);
+
+		t->nodes = repalloc_huge(t->nodes, (Size) capacity * sizeof(MctsNode));
+		t->total = repalloc_huge(t->total, (Size) capacity * t->nroles * sizeof(double));
+		t->proven = repalloc_huge(t->proven, (Size) capacity * t->nroles * sizeof(double));
+		m->capacity = capacity;
+	}
+	for (int32 i = first; i < first + n; i++)
+	{
+		MctsNode   *node = &t->nodes[i];
+
+		memset(node, 0, sizeof(MctsNode));
+		node->parent = node->first_child = node->actions = -1;
+		node->mover = GT_NO_ROLE;
+		memset(MCTS_TOTAL(t, i), 0, t->nroles * sizeof(double));
+		memset(MCTS_PROVEN(t, i), 0, t->nroles * sizeof(double));
+	}
+	t->nnodes += n;
+	return first;
+}
+
+static void
+set_proven(Mcts *m, int32 i, const double *goals)
+{
+	m->tree->nodes[i].proven = true;
+	memcpy(MCTS_PROVEN(m->tree, i), goals, m->tree->nroles * sizeof(double));
+}
+
+/*
+ * Numbers each role's actions in the joint moves of a simultaneous node i
+ * (children first .. first + n - 1), by the JSON the game writes for them.
+ */
+static void
+number_actions(Mcts *m, int32 i, const GameState *state)
+{
+	MctsTree   *t = m->tree;
+	MctsNode   *node = &t->nodes[i];
+	int			nroles = t->nroles;
+	int			need = node->nchildren * nroles;
+	uint64	   *keys = palloc(need * sizeof(uint64));
+
+	if (m->nactions + need > m->max_actions)
+	{
+		m->max_actions = Max(m->max_actions * 2, m->nactions + need);
+		t->actions = t->actions == NULL ? palloc(m->max_actions * sizeof(int32)) :
+			repalloc_huge(t->actions, (Size) m->max_actions * sizeof(int32));
+	}
+	node->actions = m->nactions;
+	for (int c = 0; c < node->nchildren; c++)
+	{
+		Jsonb	   *joint = gt_encode_move(m->game, state, t->nodes[node->first_child + c].move);
+
+		for (int r = 0; r < nroles; r++)
+		{
+			JsonbValue *action = getIthJsonbValueFromContainer(&joint->root, r);
+			Jsonb	   *json = JsonbValueToJsonb(action);
+			uint64		key = gt_hash_bytes((const uint8 *) VARDATA(json), VARSIZE(json) - VARHDRSZ);
+			int			a = 0;
+
+			/* The action's number: the first child with the same action's. */
+			while (a < c && keys[a * nroles + r] != key)
+				a++;
+			keys[c * nroles + r] = key;
+			t->actions[m->nactions + c * nroles + r] = a;
+		}
+	}
+	m->nactions += need;
+	pfree(keys);
+}
+
+/* The children of node i as values for values.c: proven ones known, the others unknown. */
+static void
+children_values(Mcts *m, int32 i)
+{
+	MctsTree   *t = m->tree;
+	const MctsNode *node = &t->nodes[i];
+
+	for (int c = 0; c < node->nchildren; c++)
+	{
+		int32		child = node->first_child + c;
+		Value	   *v = &m->values[c];
+
+		value_unknown(m->game, v);
+		v->move_id = c;
+		if (t->nodes[child].proven)
+		{
+			v->known = v->proven = true;
+			memcpy(v->utility, MCTS_PROVEN(t, child), t->nroles * sizeof(double));
+		}
+	}
+}
+
+/* Tries to prove node i from its children's proven values; true if it is now proven. */
+static bool
+prove(Mcts *m, int32 i)
+{
+	MctsNode   *node = &m->tree->nodes[i];
+	Value		out;
+
+	if (node->proven)
+		return true;
+	if (node->first_child < 0)
+		return false;
+	children_values(m, i);
+	value_evaluate(m->game, node->mover, m->values, node->nchildren, &out);
+	if (out.known && out.proven)
+		set_proven(m, i, out.utility);
+	return node->proven;
+}
+
+/*
+ * Adds the children of node i, whose state is m->state; an end of the game
+ * among them is proven at once, so that a win in one move is seen.
+ */
+static void
+expand(Mcts *m, int32 i)
+{
+	const Game *game = m->game;
+	MctsTree   *t = m->tree;
+	int			n = game->legal(game, m->state, m->legal);
+	int32		first;
+	bool		any_terminal = false;
+
+	Assert(n > 0);
+	first = new_nodes(m, n);
+	t->nodes[i].first_child = first;
+	t->nodes[i].nchildren = n;
+	for (int c = 0; c < n; c++)
+	{
+		MctsNode   *child = &t->nodes[first + c];
+
+		child->parent = i;
+		child->move = m->legal[c];
+	}
+	for (int c = 0; c < n; c++)
+	{
+		MctsNode   *child = &t->nodes[first + c];
+		GameMove   *scratch_moves = m->legal + n;
+
+		game->next(game, m->state, child->move, m->scratch);
+		if (game->legal(game, m->scratch, scratch_moves) == 0)
+		{
+			int			goals[GT_MAX_ROLES];
+			double		proven[GT_MAX_ROLES];
+
+			child->terminal = true;
+			game->goals(game, m->scratch, goals);
+			for (int r = 0; r < t->nroles; r++)
+				proven[r] = goals[r];
+			set_proven(m, first + c, proven);
+			any_terminal = true;
+		}
+		else
+			child->mover = game->mover != NULL ? game->mover(game, m->scratch) :
+				game->control(game, m->scratch);
+	}
+	if (t->nodes[i].mover == GT_NO_ROLE)
+		number_actions(m, i, m->state);
+	if (any_terminal)
+		prove(m, i);
+}
+
+static double
+uct(const MctsTree *t, int32 child, int role, double log_parent)
+{
+	const MctsNode *node = &t->nodes[child];
+
+	if (node->proven)
+		return MCTS_PROVEN(t, child)[role] / GT_GOAL_MAX;
+	if (node->visits == 0)
+		return DBL_MAX;
+	return MCTS_TOTAL(t, child)[role] / (GT_GOAL_MAX * (double) node->visits) +
+		UCT_EXPLORATION * sqrt(log_parent / (double) node->visits);
+}
+
+/*
+ * Role r's actions at simultaneous node i: visits[a] and total[a] (of r's
+ * results) over the joint moves with action a, counted at a's first joint
+ * move.
+ */
+static void
+action_stats(const MctsTree *t, int32 i, int r, int64 *visits, double *total)
+{
+	const MctsNode *node = &t->nodes[i];
+	const int32 *actions = &t->actions[node->actions];
+
+	memset(visits, 0, node->nchildren * sizeof(int64));
+	memset(total, 0, node->nchildren * sizeof(double));
+	for (int c = 0; c < node->nchildren; c++)
+	{
+		int32		child = node->first_child + c;
+		int			a = actions[c * t->nroles + r];
+
+		visits[a] += t->nodes[child].visits;
+		total[a] += t->nodes[child].proven ?
+			MCTS_PROVEN(t, child)[r] * t->nodes[child].visits : MCTS_TOTAL(t, child)[r];
+	}
+}
+
+/* The child whose joint move is these actions of each role; the first child when none is. */
+static int32
+joint_child(const MctsTree *t, int32 i, const int *chosen)
+{
+	const MctsNode *node = &t->nodes[i];
+	const int32 *actions = &t->actions[node->actions];
+
+	for (int c = 0; c < node->nchildren; c++)
+	{
+		int			r = 0;
+
+		while (r < t->nroles && actions[c * t->nroles + r] == chosen[r])
+			r++;
+		if (r == t->nroles)
+			return node->first_child + c;
+	}
+	return node->first_child;
+}
+
+/* Decoupled UCT: each role's action by its own bound over its actions, then their joint move. */
+static int32
+select_joint(Mcts *m, int32 i)
+{
+	MctsTree   *t = m->tree;
+	const MctsNode *node = &t->nodes[i];
+	int			n = node->nchildren;
+	int			chosen[GT_MAX_ROLES];
+	double		log_parent = log((double) Max(node->visits, 1));
+	int64	   *visits = palloc(n * sizeof(int64));
+	double	   *total = palloc(n * sizeof(double));
+
+	for (int r = 0; r < t->nroles; r++)
+	{
+		double		best = -1;
+
+		action_stats(t, i, r, visits, total);
+		chosen[r] = 0;
+		for (int c = 0; c < n; c++)
+		{
+			double		bound;
+
+			if (t->actions[node->actions + c * t->nroles + r] != c)
+				continue;		/* counted at the action's first joint move */
+			bound = visits[c] == 0 ? DBL_MAX :
+				total[c] / (GT_GOAL_MAX * (double) visits[c]) +
+				UCT_EXPLORATION * sqrt(log_parent / (double) visits[c]);
+			if (bound > best)
+			{
+				best = bound;
+				chosen[r] = c;
+			}
+		}
+	}
+	pfree(visits);
+	pfree(total);
+	return joint_child(t, i, chosen);
+}
+
+static int32
+select_child(Mcts *m, int32 i)
+{
+	MctsTree   *t = m->tree;
+	const MctsNode *node = &t->nodes[i];
+	double		log_parent = log((double) Max(node->visits, 1));
+	int32		best = node->first_child;
+	double		best_bound = -1;
+
+	if (node->mover == GT_NO_ROLE)
+		return select_joint(m, i);
+	for (int c = 0; c < node->nchildren; c++)
+	{
+		double		bound = uct(t, node->first_child + c, node->mover, log_parent);
+
+		if (bound > best_bound)
+		{
+			best_bound = bound;
+			best = node->first_child + c;
+			if (bound == DBL_MAX)
+				break;
+		}
+	}
+	return best;
+}
+
+/* A random game on from m->state: its goals, or the heuristic's estimate where it stops early. */
+static void
+playout(Mcts *m, double *result)
+{
+	const Game *game = m->game;
+	GameState  *state = m->state;
+
+	for (int ply = 0;; ply++)
+	{
+		int			n = game->legal(game, state, m->legal);
+		GameState  *swap;
+
+		if (n == 0)
+		{
+			int			goals[GT_MAX_ROLES];
+
+			game->goals(game, state, goals);
+			for (int r = 0; r < game->nroles; r++)
+				result[r] = goals[r];
+			break;
+		}
+		if (game->heuristic != NULL && ply >= PLAYOUT_PLIES)
+		{
+			game->heuristic(game, state, result);
+			break;
+		}
+		if (ply >= PLAYOUT_MAX_PLIES)
+		{
+			for (int r = 0; r < game->nroles; r++)
+				result[r] = (GT_GOAL_MIN + GT_GOAL_MAX) / 2.0;
+			break;
+		}
+		game->next(game, state, m->legal[pg_prng_uint64_range(&m->prng, 0, n - 1)], m->scratch);
+		swap = state;
+		state = m->scratch;
+		m->scratch = swap;
+	}
+	/* Keep m->state the buffer the caller knows. */
+	if (state != m->state)
+	{
+		m->scratch = m->state;
+		m->state = state;
+	}
+}
+
+static void
+push_path(Mcts *m, int *length, int32 node)
+{
+	if (*length == m->max_path)
+	{
+		m->max_path *= 2;
+		m->path = repalloc(m->path, m->max_path * sizeof(int32));
+	}
+	m->path[(*length)++] = node;
+}
+
+/* One iteration from the root state root. */
+static void
+iterate(Mcts *m, const GameState *root)
+{
+	MctsTree   *t = m->tree;
+	const Game *game = m->game;
+	int32		i = 0;
+	int			length = 0;
+	double		result[GT_MAX_ROLES];
+
+	gt_state_copy(m->state, root);
+	push_path(m, &length, 0);
+	while (!t->nodes[i].proven)
+	{
+		if (t->nodes[i].first_child < 0)
+		{
+			/* A leaf: expand it on its second visit (the root at once), while memory lasts. */
+			if ((t->nodes[i].visits == 0 && i != 0) ||
+				t->nnodes + game->max_moves > m->max_nodes)
+				break;
+			expand(m, i);
+			if (t->nodes[i].proven)
+				break;
+		}
+		i = select_child(m, i);
+		game->next(game, m->state, t->nodes[i].move, m->scratch);
+		gt_state_copy(m->state, m->scratch);
+		push_path(m, &length, i);
+	}
+	if (t->nodes[i].proven)
+		memcpy(result, MCTS_PROVEN(t, i), t->nroles * sizeof(double));
+	else
+		playout(m, result);
+
+	for (int p = length - 1; p >= 0; p--)
+	{
+		double	   *total = MCTS_TOTAL(t, m->path[p]);
+
+		t->nodes[m->path[p]].visits++;
+		for (int r = 0; r < t->nroles; r++)
+			total[r] += result[r];
+	}
+	/* Carry a proof up as far as it decides values. */
+	for (int p = length - 1; p > 0 && t->nodes[m->path[p]].proven; p--)
+		if (!prove(m, m->path[p - 1]))
+			break;
+}
+
+/* Takes a stored tree's visits and totals of the root's moves as a start. */
+static void
+take_prior(Mcts *m)
+{
+	MctsTree   *t = m->tree;
+	MctsNode   *root = &t->nodes[0];
+
+	for (int c = 0; c < root->nchildren; c++)
+	{
+		int32		child = root->first_child + c;
+		const SearchPrior *prior = search_prior(m->limits, t->nodes[child].move);
+
+		if (prior == NULL || prior->visits <= 0)
+			continue;
+		t->nodes[child].visits += prior->visits;
+		root->visits += prior->visits;
+		for (int r = 0; r < t->nroles; r++)
+		{
+			MCTS_TOTAL(t, child)[r] += prior->total[r];
+			MCTS_TOTAL(t, 0)[r] += prior->total[r];
+		}
+	}
+}
+
+/*
+ * Root moves best first, for the role in control: proven wins, then by
+ * visits (the most searched is the most trusted), then by mean result;
+ * proven losses last.  When the root is proven, by the proven goals first.
+ */
+static double
+root_rank(const MctsTree *t, int32 child, int mover, bool root_proven)
+{
+	const MctsNode *node = &t->nodes[child];
+	double		goal = node->proven ? MCTS_PROVEN(t, child)[mover] : -1;
+	double		visits = (double) Min(node->visits, (int64) 1 << 40);
+	double		mean = node->visits > 0 ? MCTS_TOTAL(t, child)[mover] / node->visits : 0;
+
+	if (root_proven)
+		return goal * 1e13 + visits;
+	if (node->proven && goal >= GT_GOAL_MAX)
+		return 1e16 + visits;
+	if (node->proven && goal <= GT_GOAL_MIN)
+		return visits;
+	return 1e13 + visits * 128 + mean;
+}
+
+/*
+ * At a simultaneous-move root each role plays its own most visited action:
+ * a joint move ranks by the sum of its actions' visits, which the joint move
+ * of those actions maximises.
+ */
+static void
+rank_joint_moves(const MctsTree *t, double *rank)
+{
+	const MctsNode *root = &t->nodes[0];
+	int			n = root->nchildren;
+	int64	   *visits = palloc(n * sizeof(int64));
+	double	   *total = palloc(n * sizeof(double));
+
+	memset(rank, 0, n * sizeof(double));
+	for (int r = 0; r < t->nroles; r++)
+	{
+		action_stats(t, 0, r, visits, total);
+		for (int c = 0; c < n; c++)
+			rank[c] += (double) visits[t->actions[root->actions + c * t->nroles + r]];
+	}
+	pfree(visits);
+	pfree(total);
+}
+
+/* Non-losing mobility (values.c) at node i from its children's proven values; -1: unknown. */
+static void
+node_mobility(Mcts *m, int32 i, int32 *mobility)
+{
+	const MctsNode *node = &m->tree->nodes[i];
+	Value		out;
+
+	for (int r = 0; r < m->tree->nroles; r++)
+		mobility[r] = node->terminal ? 0 : -1;
+	if (node->first_child < 0)
+		return;
+	children_values(m, i);
+	value_evaluate(m->game, node->mover, m->values, node->nchildren, &out);
+	memcpy(mobility, out.mobility, m->tree->nroles * sizeof(int32));
+}
+
+static void
+describe_root_move(Mcts *m, int32 child, RootMove *rm)
+{
+	MctsTree   *t = m->tree;
+	const MctsNode *node = &t->nodes[child];
+	int32		at = child;
+
+	value_unknown(m->game, &rm->value);
+	rm->move = node->move;
+	rm->visits = node->visits;
+	rm->proven = node->proven;
+	rm->value.proven = node->proven;
+	rm->value.known = node->proven || node->visits > 0;
+	for (int r = 0; r < t->nroles && rm->value.known; r++)
+		rm->value.utility[r] = value_round(node->proven ? MCTS_PROVEN(t, child)[r] :
+										   MCTS_TOTAL(t, child)[r] / node->visits);
+	node_mobility(m, child, rm->value.mobility);
+	/* The line: the most visited child, down to a leaf. */
+	rm->pv_length = 0;
+	while (at >= 0 && rm->pv_length < SEARCH_MAX_PLY)
+	{
+		const MctsNode *n = &t->nodes[at];
+		int32		next = -1;
+
+		rm->pv[rm->pv_length++] = n->move;
+		for (int c = 0; c < n->nchildren && n->first_child >= 0; c++)
+			if (t->nodes[n->first_child + c].visits > 0 &&
+				(next < 0 || t->nodes[n->first_child + c].visits > t->nodes[next].visits))
+				next = n->first_child + c;
+		at = next;
+	}
+	rm->depth = rm->pv_length;
+	rm->score = 0;
+}
+
+MctsTree *
+search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
+			SearchResult *result)
+{
+	Mcts	   *m = palloc0(sizeof(Mcts));
+	MctsTree   *t = palloc0(sizeof(MctsTree));
+	Size		node_bytes = sizeof(MctsNode) + 2 * game->nroles * sizeof(double);
+	int64		rounds = 0;
+	int			mover;
+	int32	   *order;
+	double	   *rank;
+	const MctsNode *r;
+
+	m->game = game;
+	m->limits = limits;
+	m->tree = t;
+	t->game = game;
+	t->nroles = game->nroles;
+	m->max_nodes = (int32) Min((int64) gt_search_memory * 1024 / node_bytes, PG_INT32_MAX / 2);
+	m->max_nodes = Max(m->max_nodes, 1 + game->max_moves);
+	m->capacity = Min(m->max_nodes, 4096);
+	t->nodes = palloc_extended((Size) m->capacity * sizeof(MctsNode), MCXT_ALLOC_HUGE);
+	t->total = palloc_extended((Size) m->capacity * t->nroles * sizeof(double), MCXT_ALLOC_HUGE);
+	t->proven = palloc_extended((Size) m->capacity * t->nroles * sizeof(double), MCXT_ALLOC_HUGE);
+	/* Two moves lists: expand() tests each child for the end of the game with the second. */
+	m->legal = palloc(2 * game->max_moves * sizeof(GameMove));
+	m->values = palloc(game->max_moves * sizeof(Value));
+	m->state = gt_state_alloc(game);
+	m->scratch = gt_state_alloc(game);
+	m->max_path = 64;
+	m->path = palloc(m->max_path * sizeof(int32));
+	/* Seeded by the position: equal calls search alike. */
+	pg_prng_seed(&m->prng, gt_state_hash(game, root));
+
+	(void) new_nodes(m, 1);
+	gt_state_copy(m->state, root);
+	t->nodes[0].mover = game->control(game, root);
+	expand(m, 0);
+	take_prior(m);
+	result->nodes = 0;
+	for (;;)
+	{
+		if (t->nodes[0].proven)
+			break;
+		if (limits->deadline != 0 && GetCurrentTimestamp() >= limits->deadline)
+			break;
+		if (limits->max_depth > 0 && rounds >= limits->max_depth)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		iterate(m, root);
+		if (++result->nodes % MCTS_ROUND == 0)
+			rounds++;
+	}
+
+	r = &t->nodes[0];
+	mover = r->mover;
+	result->nmoves = r->nchildren;
+	result->moves = palloc0(r->nchildren * sizeof(RootMove));
+	result->depth = (int) rounds;
+	order = palloc(r->nchildren * sizeof(int32));
+	rank = palloc(r->nchildren * sizeof(double));
+	if (mover == GT_NO_ROLE)
+		rank_joint_moves(t, rank);
+	else
+		for (int c = 0; c < r->nchildren; c++)
+			rank[c] = root_rank(t, r->first_child + c, mover, r->proven);
+	/* Insertion sort: equal ranks keep the game's move order. */
+	for (int c = 0; c < r->nchildren; c++)
+	{
+		int			j = c;
+		double		key = rank[c];
+
+		for (; j > 0 && rank[order[j - 1] - r->first_child] < key; j--)
+			order[j] = order[j - 1];
+		order[j] = r->first_child + c;
+	}
+	for (int c = 0; c < r->nchildren; c++)
+		describe_root_move(m, order[c], &result->moves[c]);
+	return t;
+}

@@ -1,0 +1,323 @@
+/*
+ * searchtree.c: the stored tree as the memory of bestmove and analyse
+ * (searchtree.h).
+ *
+ * Before the search: the position's row (a proven value with a best move
+ * answers bestmove at once) and its edges, whose values order alpha-beta's
+ * first moves and whose visits and totals Monte Carlo search goes on from.
+ * After it: the states it searched near the root are expanded in the tables
+ * like expand() does, their values propagated up, and Monte Carlo visits
+ * and totals added to the edges' own.  Writing happens under the tree lock,
+ * taken before any row lock, and a state a grow batch holds is skipped, not
+ * waited for: concurrent calls queue instead of deadlocking, and each adds
+ * its visits to what the one before it committed.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "core/settings.h"
+#include "executor/spi.h"
+#include "store/expand.h"
+#include "store/propagate.h"
+#include "store/rowvalues.h"
+#include "store/searchtree.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+/* A state the write-back visits: the search's node, its state and id. */
+typedef struct Written
+{
+	int32		node;			/* in the MCTS tree; -1 for alpha-beta's line */
+	int			level;			/* plies below the root */
+	GameState  *state;
+	int64		id;
+} Written;
+
+static Datum
+column(int row, int col, bool *isnull)
+{
+	return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col, isnull);
+}
+
+static void
+read_edges(TreeSearch *ts, const Game *game, const GameState *state, int64 best_move)
+{
+	ValueCodec *codec = value_codec_create(game);
+	const Tree *tree = ts->tree;
+
+	spi_run(psprintf("SELECT g.move_id, m.move, g.visits, g.total, s.utility, s.mobility, "
+					 "coalesce(s.proven, false) FROM %s g JOIN %s m ON m.id = g.move_id "
+					 "LEFT JOIN %s s ON s.id = g.next_id WHERE g.init_id = $1",
+					 tree->graph, tree->moves, tree->states),
+			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(ts->root_id)}, SPI_OK_SELECT);
+	ts->nprior = (int) SPI_processed;
+	ts->prior = palloc0(Max(ts->nprior, 1) * sizeof(SearchPrior));
+	for (int i = 0; i < ts->nprior; i++)
+	{
+		SearchPrior *p = &ts->prior[i];
+		bool		utility_null,
+					mobility_null,
+					total_null,
+					isnull;
+		int64		move_id = DatumGetInt64(column(i, 1, &isnull));
+		Datum		utility = column(i, 5, &utility_null);
+		Datum		mobility = column(i, 6, &mobility_null);
+		Datum		total = column(i, 4, &total_null);
+
+		/* What the owner may have written is checked as a user's move is. */
+		p->move = gt_decode_move(game, state, DatumGetJsonbP(column(i, 2, &isnull)));
+		p->visits = Max(DatumGetInt32(column(i, 3, &isnull)), 0);
+		totals_read(game, total, total_null, p->visits, p->total);
+		value_read(codec, utility, utility_null, mobility, mobility_null,
+				   DatumGetBool(column(i, 7, &isnull)), &p->value);
+		if (move_id == best_move)
+			ts->stored_best = p->move;
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
+TreeSearch *
+tree_search_begin(text *name, const Game *game, const GameState *state)
+{
+	TreeSearch *ts = palloc0(sizeof(TreeSearch));
+	Tree	   *tree = tree_open(name, TREE_WRITE);
+	bool		isnull;
+	GameState  *stored;
+	int64		best_move;
+	bool		expanded;
+
+	ts->tree = tree;
+	ts->stored_best = GT_NO_MOVE;
+	if (tree->game != game)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tree \"%s\" plays %s, not %s", tree->qualified, tree->game->name, game->name),
+				 errhint("Search with the tree's game, or give a tree of %s.", game->name)));
+	tree_hold_tables(tree);
+	ts->root_id = (int64) gt_state_hash(game, state);
+	spi_run(psprintf("SELECT state, expanded, proven, best_move FROM %s WHERE id = $1", tree->states),
+			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(ts->root_id)}, SPI_OK_SELECT);
+	stored = SPI_processed == 0 ? NULL : gt_decode_state(game, DatumGetJsonbP(column(0, 1, &isnull)));
+	if (stored == NULL || stored->size != state->size ||
+		memcmp(stored->data, state->data, state->size) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the state is not in tree \"%s\"", tree->qualified),
+				 errhint("A search with a tree starts from one of its states (the state column of %s): "
+						 "expand the tree to it, or leave tree NULL.", tree->states)));
+	expanded = DatumGetBool(column(0, 2, &isnull)) && !isnull;
+	ts->root_proven = DatumGetBool(column(0, 3, &isnull)) && !isnull;
+	best_move = DatumGetInt64(column(0, 4, &isnull));
+	if (isnull)
+		ts->root_proven = false;
+	SPI_freetuptable(SPI_tuptable);
+	if (expanded)
+		read_edges(ts, game, state, best_move);
+	if (ts->stored_best == GT_NO_MOVE)
+		ts->root_proven = false;
+	return ts;
+}
+
+/* Adds a state to the list, unless the list is full; false when it is. */
+static bool
+add_written(const Game *game, Written *list, int *n, int32 node, int level, const GameState *state)
+{
+	if (*n >= gt_search_store_states)
+		return false;
+	list[*n].node = node;
+	list[*n].level = level;
+	list[*n].state = gt_state_alloc(game);
+	gt_state_copy(list[*n].state, state);
+	list[*n].id = (int64) gt_state_hash(game, state);
+	(*n)++;
+	return true;
+}
+
+/* Monte Carlo: the nodes the search expanded, breadth first, most visited first. */
+static int
+mcts_written(const MctsTree *mcts, const GameState *root, Written *list)
+{
+	const Game *game = mcts->game;
+	GameState  *child = gt_state_alloc(game);
+	int			n = 0;
+
+	add_written(game, list, &n, 0, 0, root);
+	for (int i = 0; i < n; i++)
+	{
+		const MctsNode *node = &mcts->nodes[list[i].node];
+		int32		first = node->first_child;
+		bool	   *taken = palloc0(Max(node->nchildren, 1) * sizeof(bool));
+
+		for (int k = 0; k < node->nchildren; k++)
+		{
+			int32		best = -1;
+
+			for (int c = 0; c < node->nchildren; c++)
+				if (!taken[c] && mcts->nodes[first + c].first_child >= 0 &&
+					(best < 0 || mcts->nodes[first + c].visits > mcts->nodes[first + best].visits))
+					best = c;
+			if (best < 0)
+				break;
+			taken[best] = true;
+			game->next(game, list[i].state, mcts->nodes[first + best].move, child);
+			if (!add_written(game, list, &n, first + best, list[i].level + 1, child))
+				return n;
+		}
+		pfree(taken);
+	}
+	return n;
+}
+
+/* Alpha-beta: the root and the states along the best move's line. */
+static int
+line_written(const Game *game, const GameState *root, const RootMove *best, Written *list)
+{
+	GameState  *at = gt_state_alloc(game);
+	GameState  *after = gt_state_alloc(game);
+	int			n = 0;
+
+	gt_state_copy(at, root);
+	add_written(game, list, &n, -1, 0, root);
+	for (int i = 0; i < best->pv_length; i++)
+	{
+		game->next(game, at, best->pv[i], after);
+		gt_state_copy(at, after);
+		if (game->terminal(game, at) || !add_written(game, list, &n, -1, i + 1, at))
+			break;
+	}
+	return n;
+}
+
+/* Adds the visits and totals of the search's edges below the written states to the tables'. */
+static void
+add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
+{
+	const Game *game = mcts->game;
+	int			max_rows = 0,
+				rows = 0;
+	int64	   *init_ids,
+			   *move_ids;
+	Datum	   *visits,
+			   *totals;
+
+	for (int i = 0; i < n; i++)
+		max_rows += mcts->nodes[list[i].node].nchildren;
+	init_ids = palloc(Max(max_rows, 1) * sizeof(int64));
+	move_ids = palloc(Max(max_rows, 1) * sizeof(int64));
+	visits = palloc(Max(max_rows, 1) * sizeof(Datum));
+	totals = palloc(Max(max_rows, 1) * sizeof(Datum));
+	for (int i = 0; i < n; i++)
+	{
+		const MctsNode *node = &mcts->nodes[list[i].node];
+
+		for (int c = 0; c < node->nchildren; c++)
+		{
+			int32		child = node->first_child + c;
+			const SearchPrior *prior = NULL;
+			int64		added = mcts->nodes[child].visits;
+			double		total[GT_MAX_ROLES];
+
+			for (int p = 0; p < ts->nprior && list[i].node == 0 && prior == NULL; p++)
+				if (ts->prior[p].move == mcts->nodes[child].move)
+					prior = &ts->prior[p];
+			if (prior != NULL)
+				added -= prior->visits;
+			if (added <= 0)
+				continue;
+			for (int r = 0; r < game->nroles; r++)
+				total[r] = MCTS_TOTAL(mcts, child)[r] - (prior != NULL ? prior->total[r] : 0);
+			init_ids[rows] = list[i].id;
+			move_ids[rows] = tree_move_id(gt_encode_move(game, list[i].state, mcts->nodes[child].move));
+			visits[rows] = Int64GetDatum(added);
+			totals[rows] = JsonbPGetDatum(gt_encode_role_values(game, total, NULL));
+			rows++;
+		}
+	}
+	if (rows == 0)
+		return;
+
+	/*
+	 * Sums computed here from the rows as they are now: under the tree
+	 * lock no other search adds to them until this transaction ends.
+	 */
+	spi_run(psprintf("SELECT g.init_id, g.move_id, g.visits, g.total, d.visits, d.total "
+					 "FROM %s g JOIN unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
+					 "ON g.init_id = d.init_id AND g.move_id = d.move_id", ts->tree->graph),
+			4, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID},
+			(Datum[]) {int8_array(init_ids, rows), int8_array(move_ids, rows),
+			datum_array(visits, NULL, rows, INT8OID), datum_array(totals, NULL, rows, JSONBOID)},
+			SPI_OK_SELECT);
+	rows = (int) SPI_processed;
+	for (int k = 0; k < rows; k++)
+	{
+		bool		isnull,
+					total_null;
+		int64		old_visits = Max(DatumGetInt32(column(k, 3, &isnull)), 0);
+		int64		added = DatumGetInt64(column(k, 5, &isnull));
+		Datum		old_total = column(k, 4, &total_null);
+		double		sum[GT_MAX_ROLES],
+					more[GT_MAX_ROLES];
+
+		totals_read(game, old_total, total_null, old_visits, sum);
+		totals_read(game, column(k, 6, &isnull), false, added, more);
+		for (int r = 0; r < game->nroles; r++)
+			sum[r] += more[r];
+		init_ids[k] = DatumGetInt64(column(k, 1, &isnull));
+		move_ids[k] = DatumGetInt64(column(k, 2, &isnull));
+		/* The column is an integer: visits past its range stay at its maximum. */
+		visits[k] = Int32GetDatum((int32) Min(old_visits + added, PG_INT32_MAX));
+		totals[k] = JsonbPGetDatum(gt_encode_role_values(game, sum, NULL));
+	}
+	SPI_freetuptable(SPI_tuptable);
+	spi_run(psprintf("UPDATE %s g SET visits = d.visits, total = d.total "
+					 "FROM unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
+					 "WHERE g.init_id = d.init_id AND g.move_id = d.move_id", ts->tree->graph),
+			4, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT4ARRAYOID, JSONBARRAYOID},
+			(Datum[]) {int8_array(init_ids, rows), int8_array(move_ids, rows),
+			datum_array(visits, NULL, rows, INT4OID), datum_array(totals, NULL, rows, JSONBOID)},
+			SPI_OK_UPDATE);
+}
+
+void
+tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *result,
+				const MctsTree *mcts)
+{
+	const Game *game = ts->tree->game;
+	Written    *list = palloc(gt_search_store_states * sizeof(Written));
+	int			n = mcts != NULL ? mcts_written(mcts, root, list) :
+		line_written(game, root, &result->moves[0], list);
+	int64	   *ids = palloc(n * sizeof(int64));
+
+	int64		count = 0;
+
+	tree_lock(ts->tree);
+	/* Level by level: a level's states are stored by the expansion of the one above. */
+	for (int from = 0; from < n;)
+	{
+		int			to = from;
+
+		while (to < n && list[to].level == list[from].level)
+		{
+			ids[to - from] = list[to].id;
+			to++;
+		}
+		count += tree_expand_states(ts->tree, ids, to - from);
+		from = to;
+	}
+	if (count > 0)
+	{
+		/* Deepest first: each call re-evaluates a state and its ancestors. */
+		for (int i = n - 1; i >= 0; i--)
+			tree_propagate_up(ts->tree, list[i].id);
+		/* Those expansions are propagated: no longer pending (one call takes back a lone one). */
+		if (count > 1)
+			catalog_run("UPDATE gametree.trees SET pending = greatest(pending - $3, 0) "
+						"WHERE schema = $1 AND name = $2",
+						3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
+						(Datum[]) {name_datum(ts->tree->schema), CStringGetTextDatum(ts->tree->name),
+						Int64GetDatum(count)}, SPI_OK_UPDATE);
+	}
+	if (mcts != NULL)
+		add_visits(ts, mcts, list, n);
+	tree_close(ts->tree);
+}
