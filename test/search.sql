@@ -3,7 +3,7 @@
 -- machine.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(16);
+SELECT plan(23);
 
 -- A state reached by playing actions from the initial state.
 CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
@@ -61,6 +61,30 @@ SELECT is(pg_temp.action(gametree.bestmove('chess', gametree.from_fen('chess', '
           '["move", "d2", "d5"]', 'chess: the rook takes the hanging queen');
 SELECT is((SELECT utility FROM gametree.analyse('chess', gametree.from_fen('chess', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'), NULL, 3) LIMIT 1),
           '{"black": 0, "white": 100}', 'analyse: the mate is a proven win');
+
+-- Checkers (White moves up the board, towards square 1; captures are mandatory).
+-- Of three captures, 22x15 is answered by 11x18x27 (two for one); the other two are free.
+SELECT ok(gametree.bestmove('checkers', gametree.from_fen('checkers', 'W:W20,22,23,25:B7,8,11,18,19'), NULL, 6)->1->2
+          IN ('["jump", 23, 16]', '["jump", 23, 14]'), 'checkers: takes a free man, not the one that costs two');
+-- A lone man: 23-18 lands beside the man on 14, which jumps it; 23-19 is safe.
+SELECT is(gametree.bestmove('checkers', gametree.from_fen('checkers', 'W:W23:B14'), NULL, 6)->1->2,
+          '["move", 23, 19]', 'checkers: does not step a man where it is jumped for nothing');
+-- 17-14 gives a man: 10x17 is forced, then 21x14x5 takes the last two.
+SELECT is(gametree.bestmove('checkers', gametree.from_fen('checkers', 'W:W17,18,21:B9,10'), NULL, 6)->1->2,
+          '["move", 17, 14]', 'checkers: the two-for-one shot');
+
+-- Monte Carlo search, in memory.
+SELECT is(pg_temp.action(gametree.bestmove('connect4', pg_temp.play('connect4',
+          '[["drop",1],["drop",1],["drop",2],["drop",2],["drop",3],["drop",3]]'), NULL, 1, 'mcts')),
+          '["drop", 4]', 'mcts: connect four, red completes its row');
+SELECT is(pg_temp.action(gametree.bestmove('tictactoe', pg_temp.play('tictactoe',
+          '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2]]'), NULL, 1, 'mcts')),
+          '["mark", 1, 3]', 'mcts: tic-tac-toe, the cross completes its row');
+SELECT results_eq($$SELECT sum(visits), count(*) FILTER (WHERE visits > 0) FROM gametree.analyse('tictactoe', gametree.initial('tictactoe'), NULL, 3, 'mcts')$$,
+                  $$VALUES (3000::numeric, 9::bigint)$$, 'mcts: 3 rounds are 3,000 iterations, every move visited');
+SELECT results_eq($$SELECT pg_temp.action(move), proven, utility FROM gametree.analyse('chess', gametree.from_fen('chess', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'), NULL, 1, 'mcts') LIMIT 1$$,
+                  $$VALUES ('["move", "a1", "a8"]'::jsonb, true, '{"black": 0, "white": 100}'::jsonb)$$,
+                  'mcts: the mate in one is proven and first');
 
 -- Bad input: an error with its SQLSTATE each.
 SELECT throws_ok($$SELECT gametree.bestmove('tictactoe', '[["cell", 9, 9, "x"]]')$$, '22023', NULL,
