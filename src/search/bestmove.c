@@ -61,6 +61,8 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 	Interval   *time_limit = PG_ARGISNULL(2) ? NULL : PG_GETARG_INTERVAL_P(2);
 	TreeSearch *ts = NULL;
 	MctsTree   *mcts = NULL;
+	TimestampTz began;
+	double		seconds;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -116,10 +118,16 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 		limits.prior = ts->prior;
 		limits.nprior = ts->nprior;
 	}
+	began = GetCurrentTimestamp();
 	if (method == METHOD_ALPHABETA)
 		search_alphabeta(game, state, &limits, result);
 	else
 		mcts = search_mcts(game, state, &limits, result);
+	seconds = Max(GetCurrentTimestamp() - began, 1) / 1e6;
+	/* For benchmarks and tuning (bench/search_speed.sh). */
+	elog(DEBUG1, "gametree search: %s %s, depth %d, %lld %s in %.3f s, %.0f per second",
+		 game->name, method_names[method], result->depth, (long long) result->nodes,
+		 method == METHOD_MCTS ? "iterations" : "nodes", seconds, result->nodes / seconds);
 	if (ts != NULL)
 	{
 		tree_search_end(ts, state, result, mcts);
