@@ -1043,6 +1043,8 @@ SELECT CASE fn
     WHEN 'grow_step' THEN '{tree,batch_size,max_depth}'
     WHEN 'propagate' THEN '{tree,from_scratch}'
     WHEN 'grow' THEN '{tree,max_states,max_depth,time_limit}'
+    WHEN 'bestmove' THEN '{game,state,time_limit,max_depth,method,tree}'
+    WHEN 'analyse' THEN '{game,state,time_limit,max_depth,method,tree}'
     ELSE '{game,state}' END::text[] $$;
 
 -- Which function input i calls, by weight.
@@ -1051,10 +1053,10 @@ DECLARE
     fns text[] := ARRAY['games', 'initial', 'legal', 'next', 'successors', 'terminal', 'goal', 'control', 'perft',
                         'board', 'state_hash', 'from_fen', 'to_fen', 'canonical', 'heuristic',
                         'create_tree', 'drop_tree', 'tree_info', 'expand', 'grow_step', 'propagate', 'grow',
-                        'tree_stats', 'depth_stats', 'outcomes', 'principal_variation'];
+                        'tree_stats', 'depth_stats', 'outcomes', 'principal_variation', 'bestmove', 'analyse'];
     -- per 1000 inputs: the tree functions are slower, so they get fewer
-    weights integer[] := ARRAY[4, 25, 65, 115, 55, 50, 50, 50, 60, 50, 55, 65, 50, 65, 50,
-                               8, 10, 12, 35, 25, 30, 15, 12, 12, 12, 20];
+    weights integer[] := ARRAY[4, 15, 50, 85, 55, 50, 50, 50, 60, 50, 55, 55, 50, 55, 50,
+                               8, 10, 12, 35, 25, 30, 15, 12, 12, 12, 20, 15, 10];
     r integer := fuzz.rnd(1000);
 BEGIN
     FOR k IN 1..cardinality(fns) LOOP
@@ -1217,6 +1219,22 @@ BEGIN
         END IF;
         RETURN format('CALL gametree.grow(%s, %s, %s, %s)', fuzz.tlit(name), coalesce(ms::text, 'NULL'),
                       coalesce(md::text, 'NULL'), fuzz.lit(tl, 'interval'));
+    WHEN 'bestmove', 'analyse' THEN
+        -- searches stay short: a broken limit is paired with a small depth or time
+        tl := CASE WHEN tgt = 'time_limit' THEN fuzz.pick(ARRAY[NULL, '0', '-1 s', '1 us', '-178000000 years', '10 ms'])
+                   ELSE fuzz.pick(ARRAY[NULL, '10 ms', '30 ms']) END;
+        md := CASE WHEN tgt = 'max_depth' THEN fuzz.pick(ARRAY[NULL, 0, -1, -2147483648, 2147483647, 1]::bigint[])
+                   ELSE fuzz.pick(ARRAY[1, 2, 3]::bigint[]) END;
+        IF tl IS NULL AND NOT coalesce(md BETWEEN 1 AND 3, false) THEN
+            tl := '20 ms';
+        END IF;
+        RETURN format('SELECT %sgametree.%s(%s, %s, %s, %s, %s, %s)', CASE WHEN fn = 'analyse' THEN 'count(*) FROM ' ELSE '' END, fn,
+                      fuzz.tlit(fuzz.gen_game(tg, tgt = 'game')),
+                      fuzz.lit(CASE WHEN tgt = 'state' THEN fuzz.gen_state(tg, true) ELSE fuzz.pool_state(tg) END),
+                      fuzz.lit(tl, 'interval'), coalesce(md::text, 'NULL'),
+                      fuzz.tlit(CASE WHEN tgt = 'method' THEN fuzz.pick(ARRAY[NULL, 'minimax', '', 'MCTS', 'mcts '])
+                                     ELSE fuzz.pick(ARRAY['auto', 'alphabeta', 'mcts']) END),
+                      fuzz.tlit(CASE WHEN tgt = 'tree' OR random() < 0.5 THEN name END));
     END CASE;
     RETURN NULL;
 END $$;
@@ -1314,7 +1332,7 @@ BEGIN
         RAISE NOTICE '-- input % (seed %): %', i, seed, fn;
     END IF;
     IF fn IN ('create_tree', 'drop_tree', 'tree_info', 'expand', 'grow_step', 'propagate', 'grow',
-              'tree_stats', 'depth_stats', 'outcomes', 'principal_variation') THEN
+              'tree_stats', 'depth_stats', 'outcomes', 'principal_variation', 'bestmove', 'analyse') THEN
         PERFORM fuzz.case_tree(i, fn, mode);
     ELSE
         PERFORM fuzz.case_rules(i, fn, mode);
