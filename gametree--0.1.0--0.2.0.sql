@@ -257,7 +257,7 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'gametree_bestmove'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.bestmove(text, jsonb, interval, integer, text, text) IS
-'The joint move to play in a state, as next() takes it: the best of the deepest search completed within time_limit and max_depth';
+'The joint move to play in a state, as next() takes it, by alpha-beta or Monte Carlo search (method) within time_limit and max_depth; with tree, a stored tree of the game is read first and written back after';
 
 CREATE FUNCTION @extschema@.analyse(game text, state jsonb, time_limit interval DEFAULT '1 second',
                                     max_depth integer DEFAULT NULL, method text DEFAULT 'auto',
@@ -267,4 +267,4 @@ RETURNS TABLE (move jsonb, utility jsonb, proven boolean, mobility jsonb, visits
 AS 'MODULE_PATHNAME', 'gametree_analyse'
 LANGUAGE C VOLATILE ROWS 30;
 COMMENT ON FUNCTION @extschema@.analyse(text, jsonb, interval, integer, text, text) IS
-'Every legal move of a state, best first, with its value (utility, proven, non-losing mobility), the search depth and the expected line (pv)';
+'Every legal move of a state, best first, with its value (utility, proven, non-losing mobility), Monte Carlo visits, the search depth and the expected line (pv)';
