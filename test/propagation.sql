@@ -1,7 +1,8 @@
 -- Propagation over the in-memory graph: the values it writes, row for row,
 -- against fingerprints of what 0.2.0's first propagation (set-based waves of
 -- SQL, commit 4eff49d) wrote for the same trees, incrementally and from
--- scratch alike; time limits that cut it short; expand()'s propagation up
+-- scratch alike (tic-tac-toe's best_move column since ties go to the move
+-- that leaves the opponent the fewest non-losing moves, "focus"); time limits that cut it short; expand()'s propagation up
 -- from one state; the memory ceiling.
 BEGIN;
 SET client_min_messages = warning;
@@ -20,7 +21,7 @@ BEGIN
   RETURN states || ' ' || edges;
 END $$;
 
-\set ttt '\'4c44dcae500cead77106058959fc4c2c 9f80316a8632b305af42764599512631\''
+\set ttt '\'6138a13cfee0a56b8fb487f741b09cb9 9f80316a8632b305af42764599512631\''
 \set c4 '\'92f81b7bd2fa0ac3b1e8d4d762fa2841 802c1c30d5e83cc8260dbd7e1568c636\''
 
 SELECT gametree.create_tree('ttt', 'tictactoe') IS NOT NULL AS created \gset

@@ -3,7 +3,7 @@
 -- machine.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(23);
+SELECT plan(24);
 
 -- A state reached by playing actions from the initial state.
 CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
@@ -85,6 +85,11 @@ SELECT results_eq($$SELECT sum(visits), count(*) FILTER (WHERE visits > 0) FROM 
 SELECT results_eq($$SELECT pg_temp.action(move), proven, utility FROM gametree.analyse('chess', gametree.from_fen('chess', '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'), NULL, 1, 'mcts') LIMIT 1$$,
                   $$VALUES ('["move", "a1", "a8"]'::jsonb, true, '{"black": 0, "white": 100}'::jsonb)$$,
                   'mcts: the mate in one is proven and first');
+
+-- Max^n, in memory: the row completed.
+SELECT is(pg_temp.action(gametree.bestmove('tictactoe', pg_temp.play('tictactoe',
+          '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2]]'), NULL, 3, 'maxn')),
+          '["mark", 1, 3]', 'maxn: tic-tac-toe, the cross completes its row');
 
 -- Bad input: an error with its SQLSTATE each.
 SELECT throws_ok($$SELECT gametree.bestmove('tictactoe', '[["cell", 9, 9, "x"]]')$$, '22023', NULL,

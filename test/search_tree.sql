@@ -3,7 +3,7 @@
 -- input leaving the tree unchanged.
 -- Not in one transaction: other sessions (dblink) must see the trees.
 SET client_min_messages = warning;
-SELECT plan(16);
+SELECT plan(17);
 
 CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
   SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
@@ -48,6 +48,13 @@ WHERE s.control IS NOT NULL;
 SELECT is((SELECT count(*) FROM picked), 4520::bigint, 'bestmove with the solved tree from all 4,520 positions');
 SELECT is((SELECT count(*) FROM picked WHERE (after->>control)::numeric < (before->>control)::numeric),
           0::bigint, 'no move it picks is worse for the mover than the position''s proven value');
+
+-- Max^n search to the end of the game values each first move exactly as
+-- propagation valued the state it leads to: utility, proven, mobility.
+SELECT is((SELECT count(*) FROM gametree.analyse('tictactoe', gametree.initial('tictactoe'), NULL, 9, 'maxn') a
+           JOIN solved_states c ON c.id = gametree.state_hash('tictactoe', gametree.next('tictactoe', gametree.initial('tictactoe'), a.move))
+           WHERE a.utility = c.utility AND a.mobility = c.mobility AND a.proven AND c.proven),
+          9::bigint, 'max^n values all nine first moves as propagation does');
 
 -- Monte Carlo search on a fresh tree: 2 rounds of 1,000 iterations.
 \o /dev/null

@@ -607,5 +607,16 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		else
 			value_unknown(game, &moves[i].value);
 	}
+	/* Equal scores: the max^n tie rules (values.c), focus first. */
+	for (int i = 1; i < n; i++)
+	{
+		RootMove	m = moves[i];
+		int			j = i;
+
+		for (; j > 0 && moves[j - 1].score == m.score && moves[j - 1].depth == m.depth &&
+			 value_better(game, &m.value, &moves[j - 1].value, role); j--)
+			moves[j] = moves[j - 1];
+		moves[j] = m;
+	}
 	result->nodes = s->nodes;
 }

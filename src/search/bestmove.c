@@ -18,10 +18,11 @@ typedef enum SearchMethod
 {
 	METHOD_AUTO,
 	METHOD_ALPHABETA,
+	METHOD_MAXN,
 	METHOD_MCTS
 } SearchMethod;
 
-static const char *const method_names[] = {"auto", "alphabeta", "mcts"};
+static const char *const method_names[] = {"auto", "alphabeta", "maxn", "mcts"};
 
 static SearchMethod
 method_argument(FunctionCallInfo fcinfo, const Game *game, const GameState *state)
@@ -35,13 +36,18 @@ method_argument(FunctionCallInfo fcinfo, const Game *game, const GameState *stat
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown search method \"%s\"", gt_abbreviate(name)),
-				 errhint("The methods are 'auto', 'alphabeta' and 'mcts'.")));
+				 errhint("The methods are 'auto', 'alphabeta', 'maxn' and 'mcts'.")));
 	if (method == METHOD_AUTO)
 		return search_alphabeta_applies(game, state) ? METHOD_ALPHABETA : METHOD_MCTS;
 	if (method == METHOD_ALPHABETA && !search_alphabeta_applies(game, state))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s: alpha-beta needs two roles that take turns", game->name),
+				 errhint("method => 'mcts' plays any game.")));
+	if (method == METHOD_MAXN && !search_maxn_applies(game, state))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: max^n needs a role in control, and the roles move at once here", game->name),
 				 errhint("method => 'mcts' plays any game.")));
 	return (SearchMethod) method;
 }
@@ -121,6 +127,8 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 	began = GetCurrentTimestamp();
 	if (method == METHOD_ALPHABETA)
 		search_alphabeta(game, state, &limits, result);
+	else if (method == METHOD_MAXN)
+		search_maxn(game, state, &limits, result);
 	else
 		mcts = search_mcts(game, state, &limits, result);
 	seconds = Max(GetCurrentTimestamp() - began, 1) / 1e6;

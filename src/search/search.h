@@ -66,6 +66,15 @@ typedef struct SearchResult
 extern void search_alphabeta(const Game *game, const GameState *root, const SearchLimits *limits,
 							 SearchResult *result);
 
+/*
+ * Max^n for any number of roles, by the value rules of propagation
+ * (values.c), with iterative deepening; the root must have a role in
+ * control (search_maxn_applies).
+ */
+extern void search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
+						SearchResult *result);
+extern bool search_maxn_applies(const Game *game, const GameState *state);
+
 /* Can search_alphabeta play this state's game from here: two roles, one in control? */
 extern bool search_alphabeta_applies(const Game *game, const GameState *state);
 

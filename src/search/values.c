@@ -34,11 +34,39 @@ others_total(const Game *game, const Value *v, int mover)
 	return total;
 }
 
-/* Is a a better move than b for mover?  (b may be unknown.) */
-static bool
+/*
+ * The others' non-losing mobility in total and the mover's own, where both
+ * values know them: *others and *own are -1, 0 or 1 as a has less, the
+ * same or more.
+ */
+static void
+compare_mobility(const Game *game, const Value *a, const Value *b, int mover, int *others, int *own)
+{
+	int64		total_a = 0,
+				total_b = 0;
+
+	*others = *own = 0;
+	for (int r = 0; r < game->nroles; r++)
+	{
+		if (a->mobility[r] < 0 || b->mobility[r] < 0)
+			continue;
+		if (r == mover)
+			*own = (a->mobility[r] > b->mobility[r]) - (a->mobility[r] < b->mobility[r]);
+		else
+		{
+			total_a += a->mobility[r];
+			total_b += b->mobility[r];
+		}
+	}
+	*others = (total_a > total_b) - (total_a < total_b);
+}
+
+bool
 value_better(const Game *game, const Value *a, const Value *b, int mover)
 {
 	double		diff;
+	int			others,
+				own;
 
 	if (!b->known)
 		return true;
@@ -47,6 +75,12 @@ value_better(const Game *game, const Value *a, const Value *b, int mover)
 		return diff > 0;
 	if (a->proven != b->proven)
 		return a->proven;
+	/* Focus: the move that leaves the others fewer moves that do not lose, then the mover more. */
+	compare_mobility(game, a, b, mover, &others, &own);
+	if (others != 0)
+		return others < 0;
+	if (own != 0)
+		return own > 0;
 	diff = others_total(game, a, mover) - others_total(game, b, mover);
 	if (fabs(diff) > EPSILON)
 		return diff < 0;

@@ -5,8 +5,10 @@
  *
  *  - utility: the role in control picks the move with the largest own
  *    component (max^n); ties go to a proven move, then to the move that
- *    leaves the other roles the least in total, then to the smallest move
- *    id.  Moves of unknown utility are skipped.  At simultaneous-move states
+ *    leaves the other roles the fewest non-losing moves in total ("focus"),
+ *    then to the one that leaves the mover the most, then to the move that
+ *    leaves the other roles the least utility in total, then to the smallest
+ *    move id.  Moves of unknown utility are skipped.  At simultaneous-move states
  *    the utility is the mean of the known moves.
  *  - proven: the chosen move is proven and no unknown or unproven move could
  *    do better (all are proven, or the choice already gives the maximum).
@@ -32,6 +34,8 @@ typedef struct Value
 
 /* A value with nothing known. */
 extern void value_unknown(const Game *game, Value *v);
+/* Is move value a better choice than b for mover by the rules above?  (b may be unknown.) */
+extern bool value_better(const Game *game, const Value *a, const Value *b, int mover);
 /* The value of a state whose role in control is mover (or GT_NO_ROLE) from its moves'. */
 extern void value_evaluate(const Game *game, int mover, const Value *moves, int n, Value *out);
 /* Equal as stored: known, proven, best move, hundredths of utility, mobility. */
