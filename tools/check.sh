@@ -43,8 +43,11 @@ gt_psql -q -d gametree_tap \
 	                                          count_with_early_ends bigint, source text)" \
 	-c "CREATE TABLE public.reference_perft_move_rules (game text, name text, position text, depth int,
 	                                                     count bigint, source text)" \
-	-c "CREATE TABLE public.reference_positions (game text, ply int, count bigint, source text)"
-for table in perft perft_move_rules positions; do
+	-c "CREATE TABLE public.reference_positions (game text, ply int, count bigint, source text)" \
+	-c "CREATE TABLE public.reference_chess_mates (fen text, mate_in int, stockfish_bestmove text,
+	                                               mating_moves text, winning_moves text)" \
+	-c "CREATE TABLE public.reference_chess_avoid_mate (fen text, blundering_moves text, safe_moves_count int)"
+for table in perft perft_move_rules positions chess_mates chess_avoid_mate; do
 	gt_psql -q -d gametree_tap \
 		-c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
 done
