@@ -9,8 +9,10 @@
  * horizon, quiescence over tactical moves, then the game's heuristic.
  *
  * Scores:
- *   - estimates: 100 x (the mover's utility - the other's), within
- *     -10000..10000;
+ *   - estimates: the log-odds of the mover's share of the two utilities,
+ *     x 1000, within about -13800..13800: monotone in the estimate, and
+ *     fine enough near 0 and 100 that a heuristic's small steps in a won
+ *     position (a pawn more, the enemy king nearer the edge) still count;
  *   - ends of the game: a draw on goals is 0; otherwise SCORE_WIN + 1000 x
  *     the goal margin - the ply it is reached at, so that bigger wins come
  *     first and, among equal ones, the shortest win and the longest loss.
@@ -29,7 +31,9 @@
 #define SCORE_INF 1000000
 #define SCORE_WIN 100000
 #define SCORE_MARGIN 1000
-#define ESTIMATE_SCALE 100.0
+#define ESTIMATE_SCALE 1000.0
+/* Shares are kept within this much of 0 and 1, so that log-odds stay finite. */
+#define ESTIMATE_EPSILON 1e-6
 /* Scores beyond these are proven wins or losses. */
 #define WIN_BAND (SCORE_WIN - SEARCH_MAX_PLY)
 
@@ -109,11 +113,14 @@ static int32
 estimate(const Search *s, const GameState *state, int role)
 {
 	double		values[GT_MAX_ROLES];
+	double		share;
 
 	if (s->game->heuristic == NULL)
 		return 0;
 	s->game->heuristic(s->game, state, values);
-	return (int32) rint(ESTIMATE_SCALE * (values[role] - values[1 - role]));
+	share = values[role] + values[1 - role] > 0 ? values[role] / (values[role] + values[1 - role]) : 0.5;
+	share = Max(ESTIMATE_EPSILON, Min(1 - ESTIMATE_EPSILON, share));
+	return (int32) rint(ESTIMATE_SCALE * log(share / (1 - share)));
 }
 
 static void
@@ -411,14 +418,16 @@ root_value(Search *s, RootMove *rm, int role)
 	int			child_role;
 
 	value_unknown(game, &rm->value);
-	if (is_proven_score(rm->score))
-		margin = (double) ((Abs(rm->score) - SCORE_WIN + SCORE_MARGIN - 1) / SCORE_MARGIN) *
-			(rm->score > 0 ? 1 : -1);
-	else
-		margin = rm->score / ESTIMATE_SCALE;
 	rm->value.known = true;
 	rm->value.proven = rm->proven;
-	rm->value.utility[role] = value_round(Max(GT_GOAL_MIN, Min(GT_GOAL_MAX, 50.0 + margin / 2.0)));
+	if (is_proven_score(rm->score))
+	{
+		margin = (double) ((Abs(rm->score) - SCORE_WIN + SCORE_MARGIN - 1) / SCORE_MARGIN) *
+			(rm->score > 0 ? 1 : -1);
+		rm->value.utility[role] = value_round(Max(GT_GOAL_MIN, Min(GT_GOAL_MAX, 50.0 + margin / 2.0)));
+	}
+	else						/* the share the log-odds stand for */
+		rm->value.utility[role] = value_round(GT_GOAL_MAX / (1.0 + exp(-rm->score / ESTIMATE_SCALE)));
 	rm->value.utility[1 - role] = value_round(GT_GOAL_MAX - rm->value.utility[role]);
 	rm->value.move_id = 0;
 	/* Non-losing mobility at the position the move leads to, for the role in control there. */

@@ -1,7 +1,10 @@
 /*
  * eval.c: the heuristic hook, a static evaluation in centipawns mapped to an
  * expected score: material (100, 320, 330, 500, 900) plus small bonuses for
- * centralised knights and bishops, advanced pawns and mobility.
+ * centralised knights and bishops, advanced pawns and mobility; and, for the
+ * side a rook or more ahead, a bonus for driving the other king to the edge
+ * and bringing its own near ("mop-up"), so that search makes progress in
+ * won endings instead of shuffling.
  */
 #include "postgres.h"
 
@@ -21,9 +24,28 @@ centrality(int s)
 	return 5 * (f + r);
 }
 
-/* Evaluation of color's pieces, from its own point of view. */
+/* A rook ahead in material: enough to mate, so the ending is about the kings. */
+#define MOP_UP_MARGIN 500
+
+/*
+ * strong's bonus: the other king's distance from the centre (0..6 in king
+ * steps along files and ranks), then how close the kings are (Manhattan).
+ */
 static int
-side_score(const Position *pos, int color)
+mop_up(const Position *pos, int strong)
+{
+	int			weak_king = king_square(pos, 1 - strong);
+	int			strong_king = king_square(pos, strong);
+	int			from_centre = 6 - centrality(weak_king) / 5;
+	int			apart = Abs(SQ_FILE(weak_king) - SQ_FILE(strong_king)) +
+		Abs(SQ_RANK(weak_king) - SQ_RANK(strong_king));
+
+	return 10 * from_centre + 4 * (14 - apart);
+}
+
+/* Evaluation of color's pieces, from its own point of view; adds their material to *material. */
+static int
+side_score(const Position *pos, int color, int *material)
 {
 	Bitboard	occ = occupied(pos);
 	Bitboard	b = pos->color[color] & ~pos->type[KING];
@@ -36,6 +58,7 @@ side_score(const Position *pos, int color)
 		int			advance = color == WHITE ? SQ_RANK(s) - 1 : 6 - SQ_RANK(s);
 
 		score += piece_value[type];
+		*material += piece_value[type];
 		switch (type)
 		{
 			case PAWN:
@@ -63,8 +86,13 @@ chess_heuristic(const Game *game, const GameState *state, double *values)
 {
 	const Position *pos = GT_STATE_AS(state, Position);
 	int			cp;
+	int			material[2] = {0, 0};
 
-	cp = side_score(pos, WHITE) - side_score(pos, BLACK);
+	cp = side_score(pos, WHITE, &material[WHITE]) - side_score(pos, BLACK, &material[BLACK]);
+	if (material[WHITE] - material[BLACK] >= MOP_UP_MARGIN)
+		cp += mop_up(pos, WHITE);
+	else if (material[BLACK] - material[WHITE] >= MOP_UP_MARGIN)
+		cp -= mop_up(pos, BLACK);
 	/* The logistic curve of Elo ratings: +400 centipawns ~ a 91% score. */
 	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / 400.0));
 	values[BLACK] = GT_GOAL_MAX - values[WHITE];
