@@ -3,7 +3,7 @@
 -- input leaving the tree unchanged.
 -- Not in one transaction: other sessions (dblink) must see the trees.
 SET client_min_messages = warning;
-SELECT plan(17);
+SELECT plan(19);
 
 CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
   SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
@@ -90,6 +90,21 @@ SELECT * FROM dblink_get_result('one') AS r(move jsonb);
 SELECT * FROM dblink_get_result('one') AS r(move jsonb);
 SELECT * FROM dblink_get_result('two') AS r(move jsonb);
 SELECT * FROM dblink_get_result('two') AS r(move jsonb);
+SELECT dblink_exec('one', $$SET statement_timeout = '200ms'$$);
+\o
+-- statement_timeout cancels a long search cleanly, whichever the method,
+-- and the session goes on.
+\o /dev/null
+SELECT * FROM dblink('one', $$SELECT gametree.bestmove('chess', gametree.initial('chess'), '1 minute')$$, false) AS t(m jsonb);
+\o
+SELECT is(dblink_error_message('one'), 'ERROR:  canceling statement due to statement timeout',
+          'statement_timeout cancels alpha-beta (57014)');
+\o /dev/null
+SELECT * FROM dblink('one', $$SELECT gametree.bestmove('tictactoe', gametree.initial('tictactoe'), '1 minute', NULL, 'mcts', 'mc')$$, false) AS t(m jsonb);
+\o
+SELECT is(dblink_error_message('one'), 'ERROR:  canceling statement due to statement timeout',
+          'statement_timeout cancels Monte Carlo search with a tree');
+\o /dev/null
 SELECT dblink_disconnect('one');
 SELECT dblink_disconnect('two');
 \o
