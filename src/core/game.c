@@ -500,6 +500,12 @@ gt_hash_bytes(const uint8 *bytes, Size len)
 	return h;
 }
 
+int
+gt_mover(const Game *game, const GameState *state)
+{
+	return game->mover != NULL ? game->mover(game, state) : game->control(game, state);
+}
+
 uint64
 gt_state_hash(const Game *game, const GameState *state)
 {

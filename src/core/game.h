@@ -201,6 +201,13 @@ extern Jsonb *gt_encode_goals(const Game *game, const GameState *state);
 extern Jsonb *gt_encode_role_values(const Game *game, const double *values, const bool *known);
 extern uint64 gt_state_hash(const Game *game, const GameState *state);
 
+/*
+ * The role in control of a state that is not terminal (GT_NO_ROLE:
+ * simultaneous moves): the game's mover hook where it has one, which saves
+ * control()'s own move generation.
+ */
+extern int	gt_mover(const Game *game, const GameState *state);
+
 /* Stable hashing helpers for games (game.c). */
 extern uint64 gt_hash_words(const uint64 *words, int nwords);
 extern uint64 gt_hash_bytes(const uint8 *bytes, Size len);

@@ -68,8 +68,7 @@ search_alphabeta_applies(const Game *game, const GameState *state)
 static int
 mover_of(const Search *s, const GameState *state, int fallback)
 {
-	int			role = s->game->mover != NULL ? s->game->mover(s->game, state) :
-		s->game->control(s->game, state);
+	int			role = gt_mover(s->game, state);
 
 	return role == GT_NO_ROLE ? fallback : role;
 }

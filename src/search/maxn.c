@@ -98,7 +98,7 @@ maxn(MaxnSearch *s, int ply, int depth, Value *out)
 		leaf_value(s, state, n == 0, out);
 		return true;
 	}
-	mover = game->mover != NULL ? game->mover(game, state) : game->control(game, state);
+	mover = gt_mover(game, state);
 	value_unknown(game, &best);
 	for (int i = 0; i < n; i++)
 	{

@@ -213,8 +213,7 @@ expand(Mcts *m, int32 i)
 			any_terminal = true;
 		}
 		else
-			child->mover = game->mover != NULL ? game->mover(game, m->scratch) :
-				game->control(game, m->scratch);
+			child->mover = gt_mover(game, m->scratch);
 	}
 	if (t->nodes[i].mover == GT_NO_ROLE)
 		number_actions(m, i, m->state);

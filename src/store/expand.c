@@ -212,7 +212,7 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	node->depth = depth;
 	node->kind = kind;
 	node->terminal = game->terminal(game, state);
-	node->mover = node->terminal ? GT_NO_ROLE : game->control(game, state);
+	node->mover = node->terminal ? GT_NO_ROLE : gt_mover(game, state);
 	initial_value(game, state, node->terminal, &node->value);
 	if (kind == NODE_NEW)
 	{
