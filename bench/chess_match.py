@@ -46,6 +46,9 @@ import subprocess
 import sys
 import time
 
+import gtpsql
+from gtpsql import Psql, SqlError, lit
+
 # 20 short opening lines (UCI, from the standard start position).
 OPENINGS = [
     ("Open game", "e2e4 e7e5 g1f3 b8c6"),
@@ -71,65 +74,6 @@ OPENINGS = [
 ]
 
 PERFT_RE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?): \d+$")
-
-
-def find_psql():
-    for cand in ("/usr/lib/postgresql/15/bin/psql",):
-        if os.path.exists(cand):
-            return cand
-    try:
-        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
-        if bindir and os.path.exists(os.path.join(bindir, "psql")):
-            return os.path.join(bindir, "psql")
-    except OSError:
-        pass
-    return shutil.which("psql") or "psql"
-
-
-class SqlError(Exception):
-    pass
-
-
-class Psql:
-    """One long-lived psql process (one backend); queries end with an \\echo marker."""
-
-    def __init__(self, args):
-        cmd = [args.psql, "-h", args.host, "-p", str(args.port), "-U", args.user, "-d", args.db,
-               "-X", "-q", "-At", "-v", "ON_ERROR_STOP=0"]
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, bufsize=1)
-        self.n = 0
-
-    def query(self, sql):
-        self.n += 1
-        marker = "__gt_end_%d__" % self.n
-        self.p.stdin.write(sql.rstrip().rstrip(";") + ";\n\\echo " + marker + "\n")
-        self.p.stdin.flush()
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SqlError("psql exited: " + " | ".join(out))
-            line = line.rstrip("\n")
-            if line == marker:
-                break
-            out.append(line)
-        errs = [l for l in out if l.startswith("ERROR:") or ": ERROR:" in l or l.startswith("FATAL:")]
-        if errs:
-            raise SqlError(" | ".join(out))
-        return out
-
-    def close(self):
-        try:
-            self.p.stdin.write("\\q\n")
-            self.p.stdin.flush()
-            self.p.wait(timeout=10)
-        except Exception:
-            self.p.kill()
-
-
-def lit(s):
-    return "'" + s.replace("'", "''") + "'"
 
 
 SETUP_SQL = r"""
@@ -161,8 +105,7 @@ END $$
 
 class Gametree:
     def __init__(self, args):
-        self.db = Psql(args)
-        self.db.query(SETUP_SQL)
+        self.db = Psql(args, SETUP_SQL)
         # warm-up, not counted: the first search of a backend loads the
         # library and allocates the transposition table
         self.db.query("SELECT gametree.bestmove('chess', gametree.initial('chess'), '10 ms')")
@@ -452,15 +395,10 @@ def main():
                          "'' for none")
     ap.add_argument("--fresh", action="store_true", help="ignore (and overwrite) the log")
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
-    ap.add_argument("--psql", default=None)
-    ap.add_argument("--host", default=os.environ.get("PGHOST"))
-    ap.add_argument("--port", type=int, default=int(os.environ.get("PGPORT", "5432")))
-    ap.add_argument("--user", default=os.environ.get("PGUSER"))
-    ap.add_argument("--db", default=os.environ.get("PGDATABASE"))
+    gtpsql.add_arguments(ap)
     args = ap.parse_args()
     if args.sf_movetime_ms is None:
         args.sf_movetime_ms = int(round(args.movetime_ms))
-    args.psql = args.psql or find_psql()
     levels = [int(x) for x in args.levels.split(",") if x.strip()]
 
     if not os.path.exists(args.stockfish):

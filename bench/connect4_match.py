@@ -32,63 +32,8 @@ import subprocess
 import sys
 import time
 
-
-def find_psql():
-    if os.path.exists("/usr/lib/postgresql/15/bin/psql"):
-        return "/usr/lib/postgresql/15/bin/psql"
-    try:
-        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
-        if bindir and os.path.exists(os.path.join(bindir, "psql")):
-            return os.path.join(bindir, "psql")
-    except OSError:
-        pass
-    return shutil.which("psql") or "psql"
-
-
-class SqlError(Exception):
-    pass
-
-
-class Psql:
-    """One long-lived psql process (one backend); queries end with an \\echo marker."""
-
-    def __init__(self, args):
-        cmd = [args.psql, "-h", args.host, "-p", str(args.port), "-U", args.user, "-d", args.db,
-               "-X", "-q", "-At", "-v", "ON_ERROR_STOP=0"]
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, bufsize=1)
-        self.n = 0
-        self.query(SETUP_SQL)
-
-    def query(self, sql):
-        self.n += 1
-        marker = "__gt_end_%d__" % self.n
-        self.p.stdin.write(sql.rstrip().rstrip(";") + ";\n\\echo " + marker + "\n")
-        self.p.stdin.flush()
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SqlError("psql exited: " + " | ".join(out))
-            line = line.rstrip("\n")
-            if line == marker:
-                break
-            out.append(line)
-        if any(l.startswith("ERROR:") or ": ERROR:" in l or l.startswith("FATAL:") for l in out):
-            raise SqlError(" | ".join(out))
-        return out
-
-    def close(self):
-        try:
-            self.p.stdin.write("\\q\n")
-            self.p.stdin.flush()
-            self.p.wait(timeout=10)
-        except Exception:
-            self.p.kill()
-
-
-def lit(s):
-    return "'" + s.replace("'", "''") + "'"
+import gtpsql
+from gtpsql import Psql, SqlError, lit
 
 
 SETUP_SQL = r"""
@@ -120,7 +65,7 @@ END $$
 
 class Referee:
     def __init__(self, args):
-        self.db = Psql(args)
+        self.db = Psql(args, SETUP_SQL)
 
     def start(self):
         self.state = self.db.query("SELECT gametree.initial('connect4')")[0]
@@ -140,7 +85,7 @@ class Referee:
 
 class Engine:
     def __init__(self, args, time_limit_ms, method, name):
-        self.db = Psql(args)
+        self.db = Psql(args, SETUP_SQL)
         self.tl = time_limit_ms
         self.method = method
         self.name = name
@@ -216,13 +161,8 @@ def main():
     ap.add_argument("--openings", type=int, default=49, help="how many of the 49 two-ply openings (evenly spread)")
     ap.add_argument("--random-games", type=int, default=40, help="games against the random player")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--psql", default=None)
-    ap.add_argument("--host", default=os.environ.get("PGHOST"))
-    ap.add_argument("--port", type=int, default=int(os.environ.get("PGPORT", "5432")))
-    ap.add_argument("--user", default=os.environ.get("PGUSER"))
-    ap.add_argument("--db", default=os.environ.get("PGDATABASE"))
+    gtpsql.add_arguments(ap)
     args = ap.parse_args()
-    args.psql = args.psql or find_psql()
 
     all_openings = [(a, b) for a in range(1, 8) for b in range(1, 8)]
     n = max(1, min(args.openings, 49))

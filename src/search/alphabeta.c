@@ -527,17 +527,8 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		moves[i].score = -SCORE_INF;
 		moves[i].visits = -1;
 	}
-	/* A stored tree's utilities come first: the first iteration tries its best move first. */
-	for (int i = 1; i < n && limits->nprior > 0; i++)
-	{
-		RootMove	m = moves[i];
-		double		utility = search_prior_utility(limits, m.move, role);
-		int			j = i;
-
-		for (; j > 0 && search_prior_utility(limits, moves[j - 1].move, role) < utility; j--)
-			moves[j] = moves[j - 1];
-		moves[j] = m;
-	}
+	/* A stored tree's utilities first: the first iteration tries its best move first. */
+	search_order_by_prior(limits, moves, n, role);
 	result->moves = moves;
 	result->nmoves = n;
 	result->depth = 0;

@@ -170,17 +170,8 @@ search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
 		moves[i].visits = -1;
 		value_unknown(game, &moves[i].value);
 	}
-	/* A stored tree's utilities first: equal values keep that order. */
-	for (int i = 1; i < n && limits->nprior > 0; i++)
-	{
-		RootMove	m = moves[i];
-		double		utility = search_prior_utility(limits, m.move, mover);
-		int			j = i;
-
-		for (; j > 0 && search_prior_utility(limits, moves[j - 1].move, mover) < utility; j--)
-			moves[j] = moves[j - 1];
-		moves[j] = m;
-	}
+	/* A stored tree's utilities first: the first iteration tries its best move first. */
+	search_order_by_prior(limits, moves, n, mover);
 	result->moves = moves;
 	result->nmoves = n;
 	result->depth = 0;

@@ -31,11 +31,6 @@ typedef struct SearchLimits
 	const SearchPrior *prior;
 } SearchLimits;
 
-/* The prior of a root move, or NULL. */
-extern const SearchPrior *search_prior(const SearchLimits *limits, GameMove move);
-/* Its stored utility for role; halfway between the goals when none is known. */
-extern double search_prior_utility(const SearchLimits *limits, GameMove move, int role);
-
 /* One move of the root, with what search found of it. */
 typedef struct RootMove
 {
@@ -56,6 +51,15 @@ typedef struct SearchResult
 	int			depth;			/* deepest iteration completed */
 	int64		nodes;			/* alpha-beta: positions; MCTS: iterations */
 } SearchResult;
+
+/* The prior of a root move, or NULL. */
+extern const SearchPrior *search_prior(const SearchLimits *limits, GameMove move);
+/*
+ * Root moves in the order of their stored utility for role, best first
+ * (insertion sort: equal ones, and moves the tree does not know, keep their
+ * order, counted halfway between the goals).
+ */
+extern void search_order_by_prior(const SearchLimits *limits, RootMove *moves, int n, int role);
 
 /*
  * Alpha-beta for two roles that take turns: negamax with principal

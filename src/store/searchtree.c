@@ -188,6 +188,24 @@ line_written(const Game *game, const GameState *root, const RootMove *best, Writ
 	return n;
 }
 
+/*
+ * Runs sql, whose two %s are the graph table and the rows (edge keys with
+ * visits of visits_type and totals) joined to it, as "unnest(...) d(init_id,
+ * move_id, visits, total) WHERE <d is g's edge>".
+ */
+static void
+edge_statement(const char *sql, const char *graph, int rows, const int64 *init_ids, const int64 *move_ids,
+			   Datum *visits, Oid visits_type, Datum *totals, int expected)
+{
+	spi_run(psprintf(sql, graph, "unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
+					 "WHERE g.init_id = d.init_id AND g.move_id = d.move_id"),
+			4, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, visits_type == INT4OID ? INT4ARRAYOID : INT8ARRAYOID,
+			JSONBARRAYOID},
+			(Datum[]) {int8_array(init_ids, rows), int8_array(move_ids, rows),
+			datum_array(visits, NULL, rows, visits_type), datum_array(totals, NULL, rows, JSONBOID)},
+			expected);
+}
+
 /* Adds the visits and totals of the search's edges below the written states to the tables'. */
 static void
 add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
@@ -240,13 +258,9 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 	 * Sums computed here from the rows as they are now: under the tree
 	 * lock no other search adds to them until this transaction ends.
 	 */
-	spi_run(psprintf("SELECT g.init_id, g.move_id, g.visits, g.total, d.visits, d.total "
-					 "FROM %s g JOIN unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
-					 "ON g.init_id = d.init_id AND g.move_id = d.move_id", ts->tree->graph),
-			4, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, JSONBARRAYOID},
-			(Datum[]) {int8_array(init_ids, rows), int8_array(move_ids, rows),
-			datum_array(visits, NULL, rows, INT8OID), datum_array(totals, NULL, rows, JSONBOID)},
-			SPI_OK_SELECT);
+	edge_statement("SELECT g.init_id, g.move_id, g.visits, g.total, d.visits, d.total FROM %s g, %s",
+				   ts->tree->graph, rows, init_ids, move_ids, visits, INT8OID, totals,
+				   SPI_OK_SELECT);
 	rows = (int) SPI_processed;
 	for (int k = 0; k < rows; k++)
 	{
@@ -269,13 +283,8 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 		totals[k] = JsonbPGetDatum(gt_encode_role_values(game, sum, NULL));
 	}
 	SPI_freetuptable(SPI_tuptable);
-	spi_run(psprintf("UPDATE %s g SET visits = d.visits, total = d.total "
-					 "FROM unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
-					 "WHERE g.init_id = d.init_id AND g.move_id = d.move_id", ts->tree->graph),
-			4, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, INT4ARRAYOID, JSONBARRAYOID},
-			(Datum[]) {int8_array(init_ids, rows), int8_array(move_ids, rows),
-			datum_array(visits, NULL, rows, INT4OID), datum_array(totals, NULL, rows, JSONBOID)},
-			SPI_OK_UPDATE);
+	edge_statement("UPDATE %s g SET visits = d.visits, total = d.total FROM %s", ts->tree->graph,
+				   rows, init_ids, move_ids, visits, INT4OID, totals, SPI_OK_UPDATE);
 }
 
 void
