@@ -76,15 +76,7 @@ OPENINGS = [
 PERFT_RE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?): \d+$")
 
 
-SETUP_SQL = r"""
-CREATE OR REPLACE FUNCTION pg_temp.gt_think(s jsonb, tl interval, meth text, OUT m jsonb, OUT ms float8)
-LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz;
-BEGIN
-  t0 := clock_timestamp();
-  m := gametree.bestmove('chess', s, tl, NULL, meth);
-  ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
-END $$;
+SETUP_SQL = gtpsql.think_function('chess') + r"""
 CREATE OR REPLACE FUNCTION pg_temp.gt_after(s jsonb, mv jsonb,
   OUT ns jsonb, OUT fen text, OUT term boolean, OUT goal jsonb, OUT legal text)
 LANGUAGE plpgsql AS $$

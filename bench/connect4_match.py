@@ -36,15 +36,7 @@ import gtpsql
 from gtpsql import Psql, SqlError, lit
 
 
-SETUP_SQL = r"""
-CREATE OR REPLACE FUNCTION pg_temp.gt_think(s jsonb, tl interval, meth text, OUT m jsonb, OUT ms float8)
-LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz;
-BEGIN
-  t0 := clock_timestamp();
-  m := gametree.bestmove('connect4', s, tl, NULL, meth);
-  ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
-END $$;
+SETUP_SQL = gtpsql.think_function('connect4') + r"""
 CREATE OR REPLACE FUNCTION pg_temp.gt_after(s jsonb, mv jsonb,
   OUT ns jsonb, OUT control text, OUT term boolean, OUT goal jsonb, OUT legal text)
 LANGUAGE plpgsql AS $$

@@ -76,3 +76,17 @@ class Psql:
             self.p.wait(timeout=10)
         except Exception:
             self.p.kill()
+
+
+def think_function(game):
+    """SQL of pg_temp.gt_think(state, time_limit, method): bestmove and its milliseconds, timed in the server."""
+    return r"""
+CREATE OR REPLACE FUNCTION pg_temp.gt_think(s jsonb, tl interval, meth text, OUT m jsonb, OUT ms float8)
+LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz;
+BEGIN
+  t0 := clock_timestamp();
+  m := gametree.bestmove(%s, s, tl, NULL, meth);
+  ms := 1000 * extract(epoch FROM clock_timestamp() - t0);
+END $$;
+""" % lit(game)

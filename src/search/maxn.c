@@ -31,33 +31,6 @@ typedef struct MaxnSearch
 	bool		stopped;
 } MaxnSearch;
 
-static void
-leaf_value(MaxnSearch *s, const GameState *state, bool terminal, Value *out)
-{
-	const Game *game = s->game;
-
-	value_unknown(game, out);
-	if (terminal)
-	{
-		int			goals[GT_MAX_ROLES];
-
-		game->goals(game, state, goals);
-		out->known = out->proven = true;
-		for (int r = 0; r < game->nroles; r++)
-		{
-			out->utility[r] = goals[r];
-			out->mobility[r] = 0;
-		}
-	}
-	else if (game->heuristic != NULL)
-	{
-		game->heuristic(game, state, out->utility);
-		out->known = true;
-		for (int r = 0; r < game->nroles; r++)
-			out->utility[r] = value_round(out->utility[r]);
-	}
-}
-
 /* The line at ply: move, then the line below it. */
 static void
 update_pv(MaxnSearch *s, int ply, GameMove move)
@@ -95,7 +68,7 @@ maxn(MaxnSearch *s, int ply, int depth, Value *out)
 	n = game->legal(game, state, s->moves[ply]);
 	if (n == 0 || depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
 	{
-		leaf_value(s, state, n == 0, out);
+		value_of_state(game, state, n == 0, out);
 		return true;
 	}
 	mover = gt_mover(game, state);

@@ -17,6 +17,31 @@ value_unknown(const Game *game, Value *v)
 		v->mobility[r] = -1;
 }
 
+void
+value_of_state(const Game *game, const GameState *state, bool terminal, Value *v)
+{
+	value_unknown(game, v);
+	if (terminal)
+	{
+		int			goals[GT_MAX_ROLES];
+
+		game->goals(game, state, goals);
+		v->known = v->proven = true;
+		for (int r = 0; r < game->nroles; r++)
+		{
+			v->utility[r] = goals[r];
+			v->mobility[r] = 0;
+		}
+	}
+	else if (game->heuristic != NULL)
+	{
+		game->heuristic(game, state, v->utility);
+		for (int r = 0; r < game->nroles; r++)
+			v->utility[r] = value_round(v->utility[r]);
+		v->known = true;
+	}
+}
+
 double
 value_round(double utility)
 {

@@ -34,6 +34,12 @@ typedef struct Value
 
 /* A value with nothing known. */
 extern void value_unknown(const Game *game, Value *v);
+/*
+ * The value of a state before its moves are valued: its goals when
+ * terminal (proven, mobility 0 for every role), else the game's estimate
+ * (not proven), else nothing.
+ */
+extern void value_of_state(const Game *game, const GameState *state, bool terminal, Value *v);
 /* Is move value a better choice than b for mover by the rules above?  (b may be unknown.) */
 extern bool value_better(const Game *game, const Value *a, const Value *b, int mover);
 /* The value of a state whose role in control is mover (or GT_NO_ROLE) from its moves'. */

@@ -144,36 +144,6 @@ hash_collision(const Tree *tree, int64 id)
 			 errhint("Please report the game and the two positions.")));
 }
 
-/* The value a state has before it is expanded: its goals, or the game's estimate. */
-static void
-initial_value(const Game *game, const GameState *state, bool terminal, Value *v)
-{
-	value_unknown(game, v);
-	if (terminal)
-	{
-		int			goals[GT_MAX_ROLES];
-
-		game->goals(game, state, goals);
-		v->known = v->proven = true;
-		for (int r = 0; r < game->nroles; r++)
-		{
-			v->utility[r] = goals[r];
-			v->mobility[r] = 0;
-		}
-	}
-	else if (game->heuristic != NULL)
-	{
-		game->heuristic(game, state, v->utility);
-		for (int r = 0; r < game->nroles; r++)
-			v->utility[r] = value_round(v->utility[r]);
-		v->known = true;
-	}
-}
-
-/*
- * Keeps a jsonb encoded in the scratch context: encoding leaves garbage
- * several times its size, which a batch of a million states cannot keep.
- */
 static Datum
 encoded(Batch *b, Jsonb *json)
 {
@@ -213,7 +183,7 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	node->kind = kind;
 	node->terminal = game->terminal(game, state);
 	node->mover = node->terminal ? GT_NO_ROLE : gt_mover(game, state);
-	initial_value(game, state, node->terminal, &node->value);
+	value_of_state(game, state, node->terminal, &node->value);
 	if (kind == NODE_NEW)
 	{
 		MemoryContext outer = MemoryContextSwitchTo(b->scratch);

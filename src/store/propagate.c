@@ -260,12 +260,7 @@ leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, V
 		GameState  *s = gt_decode_state(game, DatumGetJsonbP(state));
 
 		if (!game->terminal(game, s))
-		{
-			game->heuristic(game, s, v->utility);
-			for (int r = 0; r < game->nroles; r++)
-				v->utility[r] = value_round(v->utility[r]);
-			v->known = true;
-		}
+			value_of_state(game, s, false, v);
 	}
 }
 
