@@ -308,6 +308,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "data"))
     ap.add_argument("--cap", default="40,30,20,12", help="rows kept: mate in 1, 2, 3, avoid")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     caps = dict(zip([1, 2, 3, "avoid"], map(int, args.cap.split(","))))
     t0 = time.time()
 

@@ -122,6 +122,16 @@ struct Game
 	int			(*tactical) (const Game *game, const GameState *state, GameMove move);
 
 	/*
+	 * Optional, for search (may be NULL): the game's own exact solver.
+	 * Returns true when it proves the state's value before deadline (0:
+	 * none): goals[] under perfect play and how many plies the game then
+	 * lasts (the winner's shortest win, the loser's longest loss).  Search
+	 * gives it half its time to value the root's moves.
+	 */
+	bool		(*solve) (const Game *game, const GameState *state, TimestampTz deadline,
+						  int *goals, int *plies);
+
+	/*
 	 * Optional (may be NULL): perft with the game's own fast path (bulk
 	 * counting, no indirect calls).  Must count exactly as gt_perft_generic
 	 * with include_terminal false and the same draw_rules.

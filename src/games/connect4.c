@@ -10,30 +10,18 @@
  */
 #include "postgres.h"
 
+#include "games/connect4.h"
 #include "games/placement.h"
 #include "port/pg_bitutils.h"
 
-#define COLS 7
-#define ROWS 6
-#define H 7						/* bits per column */
-
-typedef struct Connect4
-{
-	uint64		disc[2];		/* [0] red, [1] black */
-} Connect4;
-
-#define RED 0
-#define BLACK 1
 
 static const char *const roles[] = {"red", "black"};
 
-#define BOTTOM_ROW UINT64CONST(0x0040810204081)	/* bit 7c for c = 0..6 */
-#define BOARD_MASK (BOTTOM_ROW * ((1 << ROWS) - 1))
 
 static bool
 has_four(uint64 b)
 {
-	static const int dirs[4] = {1, H, H - 1, H + 1};
+	static const int dirs[4] = {1, C4_H, C4_H - 1, C4_H + 1};
 
 	for (int i = 0; i < 4; i++)
 	{
@@ -48,7 +36,7 @@ has_four(uint64 b)
 static int
 cell_bit(int col, int row)
 {
-	return H * (col - 1) + row - 1;
+	return C4_H * (col - 1) + row - 1;
 }
 
 /* The top disc of each column. */
@@ -57,9 +45,9 @@ top_discs(uint64 occupied)
 {
 	uint64		tops = 0;
 
-	for (int col = 0; col < COLS; col++)
+	for (int col = 0; col < C4_COLS; col++)
 	{
-		uint64		column = occupied & (UINT64CONST(0x3F) << (H * col));
+		uint64		column = occupied & (UINT64CONST(0x3F) << (C4_H * col));
 
 		if (column != 0)
 			tops |= UINT64CONST(1) << pg_leftmost_one_pos64(column);
@@ -70,11 +58,11 @@ top_discs(uint64 occupied)
 static const char *const cell_values[] = {"red", "black", "b"};
 
 static const PlacementBoard board = {
-	.range = {COLS, ROWS},
+	.range = {C4_COLS, C4_ROWS},
 	.bit = cell_bit,
 	.pieces = cell_values,
 	.counts = "%d red and %d black discs",
-	.full = BOARD_MASK,
+	.full = C4_BOARD_MASK,
 	.has_line = has_four,
 	.last_placed = top_discs,
 };
@@ -102,13 +90,13 @@ static int
 c4_legal(const Game *game, const GameState *state, GameMove *moves)
 {
 	const Connect4 *c = GT_STATE_AS(state, Connect4);
-	uint64		occupied = c->disc[RED] | c->disc[BLACK];
+	uint64		occupied = c->disc[C4_RED] | c->disc[C4_BLACK];
 	int			n = 0;
 
 	if (c4_terminal(game, state))
 		return 0;
-	for (int col = 0; col < COLS; col++)
-		if (!(occupied >> (H * col + ROWS - 1) & 1))
+	for (int col = 0; col < C4_COLS; col++)
+		if (!(occupied >> (C4_H * col + C4_ROWS - 1) & 1))
 			moves[n++] = col;
 	return n;
 }
@@ -117,13 +105,13 @@ static void
 c4_next(const Game *game, const GameState *state, GameMove move, GameState *out)
 {
 	const Connect4 *c = GT_STATE_AS(state, Connect4);
-	uint64		occupied = c->disc[RED] | c->disc[BLACK];
-	int			mover = gt_popcount64(c->disc[RED]) == gt_popcount64(c->disc[BLACK]) ? RED : BLACK;
-	uint64		column_bottom = UINT64CONST(1) << (H * move);
+	uint64		occupied = c->disc[C4_RED] | c->disc[C4_BLACK];
+	int			mover = gt_popcount64(c->disc[C4_RED]) == gt_popcount64(c->disc[C4_BLACK]) ? C4_RED : C4_BLACK;
+	uint64		column_bottom = UINT64CONST(1) << (C4_H * move);
 
 	gt_state_copy(out, state);
 	/* Adding the column's bottom bit to its occupied bits yields the lowest empty cell. */
-	GT_STATE_AS(out, Connect4)->disc[mover] |= (occupied + column_bottom) & (UINT64CONST(0x3F) << (H * move));
+	GT_STATE_AS(out, Connect4)->disc[mover] |= (occupied + column_bottom) & (UINT64CONST(0x3F) << (C4_H * move));
 }
 
 static void
@@ -144,10 +132,10 @@ c4_encode_state(const Game *game, const GameState *state, JsonOut *out)
 	const Connect4 *c = GT_STATE_AS(state, Connect4);
 	int			mover = c4_control(game, state);
 
-	for (int col = 0; col < COLS; col++)
-		for (int row = 0; row < ROWS; row++)
-			for (int who = RED; who <= BLACK; who++)
-				if (c->disc[who] >> (H * col + row) & 1)
+	for (int col = 0; col < C4_COLS; col++)
+		for (int row = 0; row < C4_ROWS; row++)
+			for (int who = C4_RED; who <= C4_BLACK; who++)
+				if (c->disc[who] >> (C4_H * col + row) & 1)
 				{
 					jo_begin_array(out);
 					jo_string(out, "cell");
@@ -168,14 +156,14 @@ c4_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 
 	c4_initial(game, out);
 	placement_decode(game, &board, facts, nfacts, c->disc);
-	occupied = c->disc[RED] | c->disc[BLACK];
+	occupied = c->disc[C4_RED] | c->disc[C4_BLACK];
 	/* Every disc rests on the bottom or on another disc. */
-	if (occupied & ~(occupied << 1 | BOTTOM_ROW))
+	if (occupied & ~(occupied << 1 | C4_BOTTOM_ROW))
 	{
-		int			bit = pg_rightmost_one_pos64(occupied & ~(occupied << 1 | BOTTOM_ROW));
+		int			bit = pg_rightmost_one_pos64(occupied & ~(occupied << 1 | C4_BOTTOM_ROW));
 
 		gt_invalid_state(game, "the disc at (%d, %d) floats above an empty cell",
-						 bit / H + 1, bit % H + 1);
+						 bit / C4_H + 1, bit % C4_H + 1);
 	}
 }
 
@@ -189,12 +177,58 @@ c4_encode_action(const Game *game, const GameState *state, GameMove move, int ro
 	jo_end_array(out);
 }
 
+uint64
+c4_winning_cells(uint64 own, uint64 occupied)
+{
+	static const int dirs[3] = {C4_H, C4_H - 1, C4_H + 1};
+	uint64		cells = (own << 1) & (own << 2) & (own << 3);	/* on top of three */
+
+	for (int i = 0; i < 3; i++)
+	{
+		int			d = dirs[i];
+		uint64		pair = (own << d) & (own << 2 * d);
+
+		cells |= pair & (own << 3 * d);
+		cells |= pair & (own >> d);
+		pair = (own >> d) & (own >> 2 * d);
+		cells |= pair & (own << d);
+		cells |= pair & (own >> 3 * d);
+	}
+	return cells & C4_BOARD_MASK & ~occupied;
+}
+
+/* The cell a disc dropped in column move lands on. */
+static uint64
+landing_cell(const Connect4 *c, GameMove move)
+{
+	uint64		occupied = c->disc[C4_RED] | c->disc[C4_BLACK];
+
+	return (occupied + (UINT64CONST(1) << (C4_H * move))) & (UINT64CONST(0x3F) << (C4_H * move));
+}
+
+/*
+ * Forcing moves, for search's ordering and quiescence: 2 completes a four,
+ * 1 fills the cell where the opponent would complete one.
+ */
+static int
+c4_tactical(const Game *game, const GameState *state, GameMove move)
+{
+	const Connect4 *c = GT_STATE_AS(state, Connect4);
+	uint64		occupied = c->disc[C4_RED] | c->disc[C4_BLACK];
+	int			mover = gt_popcount64(c->disc[C4_RED]) == gt_popcount64(c->disc[C4_BLACK]) ? C4_RED : C4_BLACK;
+	uint64		cell = landing_cell(c, move);
+
+	if (cell & c4_winning_cells(c->disc[mover], occupied))
+		return 2;
+	return (cell & c4_winning_cells(c->disc[1 - mover], occupied)) ? 1 : 0;
+}
+
 /* Centre columns take part in more lines: weight discs by the lines through them. */
 static void
 c4_heuristic(const Game *game, const GameState *state, double *values)
 {
 	const Connect4 *c = GT_STATE_AS(state, Connect4);
-	static const int weight[ROWS][COLS] = {
+	static const int weight[C4_ROWS][C4_COLS] = {
 		{3, 4, 5, 7, 5, 4, 3},
 		{4, 6, 8, 10, 8, 6, 4},
 		{5, 8, 11, 13, 11, 8, 5},
@@ -204,17 +238,17 @@ c4_heuristic(const Game *game, const GameState *state, double *values)
 	};
 	int			score = 0;
 
-	for (int col = 0; col < COLS; col++)
-		for (int row = 0; row < ROWS; row++)
+	for (int col = 0; col < C4_COLS; col++)
+		for (int row = 0; row < C4_ROWS; row++)
 		{
-			int			bit = H * col + row;
+			int			bit = C4_H * col + row;
 
-			score += (c->disc[RED] >> bit & 1) ? weight[row][col] : 0;
-			score -= (c->disc[BLACK] >> bit & 1) ? weight[row][col] : 0;
+			score += (c->disc[C4_RED] >> bit & 1) ? weight[row][col] : 0;
+			score -= (c->disc[C4_BLACK] >> bit & 1) ? weight[row][col] : 0;
 		}
 	/* The weights sum to 276 per side; map the difference onto 0..100. */
-	values[RED] = 50.0 + 50.0 * score / 276.0;
-	values[BLACK] = 100.0 - values[RED];
+	values[C4_RED] = 50.0 + 50.0 * score / 276.0;
+	values[C4_BLACK] = 100.0 - values[C4_RED];
 }
 
 static char *
@@ -224,15 +258,15 @@ c4_board(const Game *game, const GameState *state)
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	for (int row = ROWS - 1; row >= 0; row--)
+	for (int row = C4_ROWS - 1; row >= 0; row--)
 	{
 		appendStringInfo(&buf, "%d |", row + 1);
-		for (int col = 0; col < COLS; col++)
+		for (int col = 0; col < C4_COLS; col++)
 		{
-			int			bit = H * col + row;
+			int			bit = C4_H * col + row;
 
-			appendStringInfo(&buf, " %c", (c->disc[RED] >> bit & 1) ? 'R' :
-							 (c->disc[BLACK] >> bit & 1) ? 'B' : '.');
+			appendStringInfo(&buf, " %c", (c->disc[C4_RED] >> bit & 1) ? 'R' :
+							 (c->disc[C4_BLACK] >> bit & 1) ? 'B' : '.');
 		}
 		appendStringInfoString(&buf, " |\n");
 	}
@@ -247,7 +281,7 @@ const Game	connect4_game = {
 	.nroles = 2,
 	.roles = roles,
 	.state_bytes = sizeof(Connect4),
-	.max_moves = COLS,
+	.max_moves = C4_COLS,
 	.initial = c4_initial,
 	.legal = c4_legal,
 	.next = c4_next,
@@ -256,6 +290,8 @@ const Game	connect4_game = {
 	.control = c4_control,
 	.hash = c4_hash,
 	.heuristic = c4_heuristic,
+	.tactical = c4_tactical,
+	.solve = c4_solve,
 	.encode_state = c4_encode_state,
 	.decode_state = c4_decode_state,
 	.encode_action = c4_encode_action,

@@ -92,19 +92,26 @@ score_from_tt(int32 score, int ply)
 	return score > WIN_BAND ? score - ply : score < -WIN_BAND ? score + ply : score;
 }
 
+/* The score for role of a game that ends with goals at ply. */
+static int32
+goals_score(const int *goals, int role, int ply)
+{
+	int			margin = goals[role] - goals[1 - role];
+
+	if (margin == 0)
+		return 0;
+	return margin > 0 ? SCORE_WIN + SCORE_MARGIN * margin - ply :
+		-(SCORE_WIN + SCORE_MARGIN * -margin - ply);
+}
+
 /* The score of an ended game for role. */
 static int32
 end_score(const Search *s, const GameState *state, int role, int ply)
 {
 	int			goals[GT_MAX_ROLES];
-	int			margin;
 
 	s->game->goals(s->game, state, goals);
-	margin = goals[role] - goals[1 - role];
-	if (margin == 0)
-		return 0;
-	return margin > 0 ? SCORE_WIN + SCORE_MARGIN * margin - ply :
-		-(SCORE_WIN + SCORE_MARGIN * -margin - ply);
+	return goals_score(goals, role, ply);
 }
 
 /* The game's estimate for role; 0 when the game has none. */
@@ -476,6 +483,39 @@ extend_pv(Search *s, RootMove *rm)
 	}
 }
 
+/*
+ * The game's exact solver values the root's moves within half the time
+ * left; the values it proves go into the table as solved, so that the
+ * iterations take them as they are.
+ */
+static void
+solve_root_moves(Search *s, const RootMove *moves, int n, int role)
+{
+	const Game *game = s->game;
+	TimestampTz now = GetCurrentTimestamp();
+	TimestampTz deadline = now + (s->limits->deadline - now) / 2;
+	GameState  *child = s->states[1];
+
+	for (int i = 0; i < n; i++)
+	{
+		int			goals[GT_MAX_ROLES];
+		int			plies;
+		int			child_role;
+		int32		score;
+
+		game->next(game, s->states[0], moves[i].move, child);
+		if (game->legal(game, child, s->moves[1]) == 0)
+			continue;			/* the search sees the end itself */
+		if (!game->solve(game, child, deadline, goals, &plies))
+			return;
+		child_role = mover_of(s, child, 1 - role);
+		/* For the child's mover, at the ply from the root the search counts. */
+		score = goals_score(goals, child_role, 1 + plies);
+		tt_store(gt_state_hash(game, child), GT_NO_MOVE, score_to_tt(score, 1), SEARCH_MAX_PLY,
+				 TT_EXACT, true);
+	}
+}
+
 /* Best first; insertion sort, so that equal scores keep the order they were tried in. */
 static void
 sort_root_moves(RootMove *moves, int n)
@@ -532,6 +572,8 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	result->moves = moves;
 	result->nmoves = n;
 	result->depth = 0;
+	if (game->solve != NULL && limits->deadline != 0)
+		solve_root_moves(s, moves, n, role);
 
 	for (int depth = 1; depth <= max_depth && !s->stopped; depth++)
 	{
