@@ -1,4 +1,6 @@
 # gametree: PGXS build.  `make && make install`, then CREATE EXTENSION gametree.
+# `make` builds the extension and the command-line client (client/).
+.DEFAULT_GOAL := all
 EXTENSION = gametree
 EXTVERSION = 0.2.0
 MODULE_big = gametree
@@ -27,3 +29,19 @@ REGRESS_OPTS = --inputdir=. --load-extension=dblink --load-extension=$(EXTENSION
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# The command-line client: built with the extension, installed into PGXS's
+# bindir, with a link on the PATH (Debian's bindir is not on it).
+CLIENT_LINK_DIR ?= /usr/local/bin
+all: client
+client:
+	$(MAKE) -C client PG_CONFIG=$(PG_CONFIG)
+install: install-client
+install-client: client
+	$(MKDIR_P) '$(DESTDIR)$(bindir)' '$(DESTDIR)$(CLIENT_LINK_DIR)'
+	$(INSTALL_PROGRAM) client/gametree '$(DESTDIR)$(bindir)/gametree'
+	ln -sf '$(bindir)/gametree' '$(DESTDIR)$(CLIENT_LINK_DIR)/gametree'
+clean: clean-client
+clean-client:
+	$(MAKE) -C client clean
+.PHONY: client install-client clean-client

@@ -1,0 +1,31 @@
+/*
+ * util.h: memory that never comes back NULL, and a growing string.
+ */
+#ifndef GT_UTIL_H
+#define GT_UTIL_H
+
+#include <stddef.h>
+
+/* Exit statuses: a command that failed, and a problem before any command ran. */
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+void	   *xmalloc(size_t size);
+void	   *xrealloc(void *ptr, size_t size);
+char	   *xstrdup(const char *text);
+
+/* A string that grows as it is appended to; data is always terminated. */
+typedef struct StrBuf
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} StrBuf;
+
+void		sb_init(StrBuf *sb);
+void		sb_append(StrBuf *sb, const char *text);
+void		sb_printf(StrBuf *sb, const char *fmt,...) __attribute__((format(printf, 2, 3)));
+void		sb_reset(StrBuf *sb);
+void		sb_free(StrBuf *sb);
+
+#endif
