@@ -1,10 +1,10 @@
 /*
  * eval.c: the heuristic hook, a static evaluation in centipawns mapped to an
  * expected score: material (100, 320, 330, 500, 900) plus small bonuses for
- * centralised knights and bishops, advanced pawns and mobility; and, for the
- * side a rook or more ahead, a bonus for driving the other king to the edge
- * and bringing its own near ("mop-up"), so that search makes progress in
- * won endings instead of shuffling.
+ * centralised knights and bishops, advanced pawns and mobility; and, in
+ * endings where one side is a rook or more ahead in pieces, a bonus for
+ * driving the other king to the edge and bringing its own near ("mop-up"),
+ * so that search makes progress in won endings instead of shuffling.
  */
 #include "postgres.h"
 
@@ -24,8 +24,12 @@ centrality(int s)
 	return 5 * (f + r);
 }
 
-/* A rook ahead in material: enough to mate, so the ending is about the kings. */
+/*
+ * Mop-up: a rook or more ahead in pieces (pawns aside), enough to mate, with
+ * the defender down to a minor piece at most, the ending is about the kings.
+ */
 #define MOP_UP_MARGIN 500
+#define MOP_UP_DEFENDER 330
 
 /*
  * strong's bonus: the other king's distance from the centre (0..6 in king
@@ -43,9 +47,9 @@ mop_up(const Position *pos, int strong)
 	return 10 * from_centre + 4 * (14 - apart);
 }
 
-/* Evaluation of color's pieces, from its own point of view; adds their material to *material. */
+/* Evaluation of color's pieces, from its own point of view; adds their material but pawns to *pieces. */
 static int
-side_score(const Position *pos, int color, int *material)
+side_score(const Position *pos, int color, int *pieces)
 {
 	Bitboard	occ = occupied(pos);
 	Bitboard	b = pos->color[color] & ~pos->type[KING];
@@ -58,7 +62,8 @@ side_score(const Position *pos, int color, int *material)
 		int			advance = color == WHITE ? SQ_RANK(s) - 1 : 6 - SQ_RANK(s);
 
 		score += piece_value[type];
-		*material += piece_value[type];
+		if (type != PAWN)
+			*pieces += piece_value[type];
 		switch (type)
 		{
 			case PAWN:
@@ -86,12 +91,13 @@ chess_heuristic(const Game *game, const GameState *state, double *values)
 {
 	const Position *pos = GT_STATE_AS(state, Position);
 	int			cp;
-	int			material[2] = {0, 0};
+	int			pieces[2] = {0, 0};
 
-	cp = side_score(pos, WHITE, &material[WHITE]) - side_score(pos, BLACK, &material[BLACK]);
-	if (material[WHITE] - material[BLACK] >= MOP_UP_MARGIN)
+	cp = side_score(pos, WHITE, &pieces[WHITE]) - side_score(pos, BLACK, &pieces[BLACK]);
+	/* Only in endings: with pieces on the board a king does not walk out. */
+	if (pieces[WHITE] - pieces[BLACK] >= MOP_UP_MARGIN && pieces[BLACK] <= MOP_UP_DEFENDER)
 		cp += mop_up(pos, WHITE);
-	else if (material[BLACK] - material[WHITE] >= MOP_UP_MARGIN)
+	else if (pieces[BLACK] - pieces[WHITE] >= MOP_UP_MARGIN && pieces[WHITE] <= MOP_UP_DEFENDER)
 		cp -= mop_up(pos, BLACK);
 	/* The logistic curve of Elo ratings: +400 centipawns ~ a 91% score. */
 	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / 400.0));
