@@ -20,6 +20,9 @@ typedef enum OptionId
 	OPT_JSON,
 	OPT_STATES,
 	OPT_JOBS,
+	OPT_AS,
+	OPT_ROOT,
+	OPT_FORMAT,
 	N_OPTIONS
 } OptionId;
 
@@ -51,6 +54,9 @@ extern const Command cmd_stats;
 extern const Command cmd_best;
 extern const Command cmd_analyse;
 extern const Command cmd_grow;
+extern const Command cmd_play;
+extern const Command cmd_show;
+extern const Command cmd_uci;
 
 /*
  * The position of --state, --fen or the game's initial state, as SQL with

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@
 #endif
 
 static const Command *const commands[] = {
-	&cmd_list, &cmd_new, &cmd_drop, &cmd_stats, &cmd_best, &cmd_analyse, &cmd_grow
+	&cmd_list, &cmd_new, &cmd_drop, &cmd_stats, &cmd_best, &cmd_analyse, &cmd_grow,
+	&cmd_play, &cmd_show, &cmd_uci
 };
 
 #define N_COMMANDS ((int) (sizeof commands / sizeof commands[0]))
@@ -51,6 +53,9 @@ static const struct option long_options[] = {
 	{"json", no_argument, NULL, OPT_COMMAND + OPT_JSON},
 	{"states", required_argument, NULL, OPT_COMMAND + OPT_STATES},
 	{"jobs", required_argument, NULL, OPT_COMMAND + OPT_JOBS},
+	{"as", required_argument, NULL, OPT_COMMAND + OPT_AS},
+	{"root", required_argument, NULL, OPT_COMMAND + OPT_ROOT},
+	{"format", required_argument, NULL, OPT_COMMAND + OPT_FORMAT},
 	{NULL, 0, NULL, 0}
 };
 
@@ -166,6 +171,11 @@ check_args(const Command *cmd, const Args *args)
 		return EXIT_USAGE;
 	if (args->opt[OPT_JOBS] && check_number(cmd, OPT_JOBS, args->opt[OPT_JOBS], 1, 64))
 		return EXIT_USAGE;
+	if (args->opt[OPT_ROOT] && check_number(cmd, OPT_ROOT, args->opt[OPT_ROOT], LLONG_MIN, LLONG_MAX))
+		return EXIT_USAGE;
+	if (args->opt[OPT_FORMAT] && strcmp(args->opt[OPT_FORMAT], "dot") != 0 &&
+		strcmp(args->opt[OPT_FORMAT], "json") != 0)
+		return usage_error(cmd, "--format must be dot or json");
 	return 0;
 }
 

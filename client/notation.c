@@ -86,3 +86,156 @@ move_notation(const char *game, json_object *joint, StrBuf *out)
 		sb_append(out, json_object_to_json_string_ext(action ? action : joint,
 													  JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
+
+/* Skips blanks. */
+static const char *
+skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A whole number at *p (blanks before it allowed), advancing *p; false when there is none. */
+static bool
+read_number(const char **p, long *value)
+{
+	const char *q = skip_blanks(*p);
+	long		n = 0;
+	int			digits = 0;
+
+	while (*q >= '0' && *q <= '9' && digits < 6)
+	{
+		n = n * 10 + (*q++ - '0');
+		digits++;
+	}
+	if (digits == 0 || (*q >= '0' && *q <= '9'))
+		return false;
+	*p = q;
+	*value = n;
+	return true;
+}
+
+/* Chess in UCI: e2e4, e7e8q (upper case accepted), as the JSON string next() takes. */
+static bool
+parse_uci(const char *text, StrBuf *json)
+{
+	char		move[6];
+	size_t		len = strlen(text);
+
+	if (len != 4 && len != 5)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		move[i] = (char) (text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+	move[len] = '\0';
+	if (move[0] < 'a' || move[0] > 'h' || move[1] < '1' || move[1] > '8' ||
+		move[2] < 'a' || move[2] > 'h' || move[3] < '1' || move[3] > '8' ||
+		(len == 5 && !strchr("qrbn", move[4])))
+		return false;
+	sb_printf(json, "\"%s\"", move);
+	return true;
+}
+
+/* Checkers in PDN: 11-15, 22x15x8 (or the short 22x8), as the JSON string next() takes. */
+static bool
+parse_pdn(const char *text, StrBuf *json)
+{
+	const char *p = text;
+	long		squares[16];
+	char		separator = 0;
+	int			n = 0;
+
+	while (n < 16 && read_number(&p, &squares[n]))
+	{
+		if (squares[n] < 1 || squares[n] > 32)
+			return false;
+		n++;
+		p = skip_blanks(p);
+		if (*p == '\0')
+			break;
+		if ((*p != '-' && *p != 'x' && *p != 'X') || (separator && (*p == '-') != (separator == '-')))
+			return false;
+		separator = *p == '-' ? '-' : 'x';
+		p++;
+	}
+	if (*p != '\0' || n < 2 || (separator == '-' && n != 2))
+		return false;
+	sb_append(json, "\"");
+	for (int i = 0; i < n; i++)
+	{
+		if (i > 0)
+			sb_printf(json, "%c", separator);
+		sb_printf(json, "%ld", squares[i]);
+	}
+	sb_append(json, "\"");
+	return true;
+}
+
+/* Numbers separated by blanks or one comma each: "2 2", "2,2", "4". */
+static int
+parse_numbers(const char *text, long *values, int max)
+{
+	const char *p = text;
+	int			n = 0;
+
+	while (n < max && read_number(&p, &values[n]))
+	{
+		n++;
+		p = skip_blanks(p);
+		if (*p == ',')
+			p++;
+		else if (*p == '\0')
+			break;
+	}
+	return *skip_blanks(p) == '\0' ? n : -1;
+}
+
+bool
+parse_move(const char *game, const char *text, StrBuf *json, const char **expected)
+{
+	long		values[3];
+	json_object *parsed;
+
+	*expected = NULL;
+	if (text[0] == '[' || text[0] == '"')
+	{
+		/* JSON as next() takes it: a joint move, an action, a string */
+		parsed = json_tokener_parse(text);
+		if (parsed == NULL && strcmp(text, "null") != 0)
+		{
+			*expected = "valid JSON";
+			return false;
+		}
+		sb_append(json, json_object_to_json_string_ext(parsed, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(parsed);
+		return true;
+	}
+	if (strcmp(game, "chess") == 0)
+	{
+		*expected = "a move in UCI notation, such as e2e4 or e7e8q";
+		return parse_uci(text, json);
+	}
+	if (strcmp(game, "checkers") == 0)
+	{
+		*expected = "a move in PDN notation, such as 11-15 or 22x15x8";
+		return parse_pdn(text, json);
+	}
+	if (strcmp(game, "connect4") == 0)
+	{
+		*expected = "a column from 1 to 7";
+		if (parse_numbers(text, values, 1) != 1)
+			return false;
+		sb_printf(json, "[\"drop\", %ld]", values[0]);
+		return true;
+	}
+	if (strcmp(game, "tictactoe") == 0)
+	{
+		*expected = "a row and a column, such as 2 2 or 2,2";
+		if (parse_numbers(text, values, 2) != 2)
+			return false;
+		sb_printf(json, "[\"mark\", %ld, %ld]", values[0], values[1]);
+		return true;
+	}
+	*expected = "the move as JSON, such as [\"mark\", 1, 1]";
+	return false;
+}

@@ -106,11 +106,13 @@ next_result(PGconn *conn, PGcancel *cancel, bool *cancelled)
 }
 
 /*
- * Runs one statement; returns its result, or NULL after reporting the
- * error (or the cancel).
+ * Runs one statement; returns its result.  When the server answers with an
+ * error and error is not NULL, that result is handed back in *error, not
+ * reported; every other failure (the connection, a cancel) is reported.
+ * NULL on any failure.
  */
 PGresult *
-db_query(PGconn *conn, const char *sql, int nparams, const char *const *params)
+db_query_try(PGconn *conn, const char *sql, int nparams, const char *const *params, PGresult **error)
 {
 	PGcancel   *cancel = PQgetCancel(conn);
 	bool		cancelled = false;
@@ -118,6 +120,8 @@ db_query(PGconn *conn, const char *sql, int nparams, const char *const *params)
 	PGresult   *kept = NULL;
 	bool		failed = false;
 
+	if (error)
+		*error = NULL;
 	if (!query_send(conn, sql, nparams, params))
 	{
 		report_conn(conn);
@@ -134,6 +138,11 @@ db_query(PGconn *conn, const char *sql, int nparams, const char *const *params)
 		{
 			if (cancelled && result_cancelled(res))
 				report("cancelled");
+			else if (error && PQresultErrorField(res, PG_DIAG_SQLSTATE))
+			{
+				*error = res;
+				res = NULL;
+			}
 			else
 				report_result(res);
 			PQclear(res);
@@ -142,4 +151,14 @@ db_query(PGconn *conn, const char *sql, int nparams, const char *const *params)
 	}
 	PQfreeCancel(cancel);
 	return kept;
+}
+
+/*
+ * Runs one statement; returns its result, or NULL after reporting the
+ * error (or the cancel).
+ */
+PGresult *
+db_query(PGconn *conn, const char *sql, int nparams, const char *const *params)
+{
+	return db_query_try(conn, sql, nparams, params, NULL);
 }

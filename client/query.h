@@ -9,6 +9,8 @@
 #include <stdbool.h>
 
 PGresult   *db_query(PGconn *conn, const char *sql, int nparams, const char *const *params);
+PGresult   *db_query_try(PGconn *conn, const char *sql, int nparams, const char *const *params,
+						 PGresult **error);
 
 bool		query_send(PGconn *conn, const char *sql, int nparams, const char *const *params);
 /* What wait_socket waits for. */
