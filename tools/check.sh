@@ -81,6 +81,9 @@ tap_script crash bash tools/crash_check.sh
 gt_log "README samples"
 tap_script readme bash tools/readme_check.sh
 
+gt_log "the command-line client"
+tap_script client bash tools/client_check.sh
+
 rm -rf "$log"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

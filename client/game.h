@@ -1,0 +1,37 @@
+/*
+ * game.h: what play, show and uci need to know about a game and a tree:
+ * the game's roles, and a tree's tables as quoted names.
+ */
+#ifndef GT_GAME_H
+#define GT_GAME_H
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+
+typedef struct Game
+{
+	char	   *name;
+	int			nroles;
+	char	  **roles;			/* in the game's order: the first moves first */
+} Game;
+
+bool		game_load(PGconn *conn, const char *name, Game *game);
+int			game_role_index(const Game *game, const char *role);
+void		game_free(Game *game);
+
+typedef struct TreeRef
+{
+	char	   *schema;
+	char	   *name;
+	char	   *game;
+	char	   *root_id;
+	char	   *states;			/* schema.name_states, quoted as identifiers */
+	char	   *moves;
+	char	   *graph;
+} TreeRef;
+
+bool		tree_load(PGconn *conn, const char *tree, TreeRef *ref);
+int			tree_has_state(PGconn *conn, const TreeRef *ref, const char *state);
+void		tree_free(TreeRef *ref);
+
+#endif

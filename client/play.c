@@ -1,0 +1,494 @@
+/*
+ * play.c: the command play, a game against bestmove in the terminal.
+ *
+ * The position lives on the server's side of each call: the client keeps
+ * the states of the game so far (for undo) as the server wrote them, and
+ * asks the server for everything else: the board (gametree.board), whose
+ * turn it is, whether the game is over, the next state after a move typed
+ * in the game's notation (next() refuses an illegal one, and its message
+ * is the reason shown), the engine's move, the goals at the end.
+ *
+ * Lines are read with fgets, so the game can be played on a terminal or fed
+ * from a pipe; when the input is not a terminal, each line read is echoed
+ * after its prompt, so that the transcript reads as a game.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "game.h"
+#include "interrupt.h"
+#include "notation.h"
+#include "query.h"
+#include "report.h"
+#include "util.h"
+
+/* One position of the game: the state and what the server says about it. */
+typedef struct Position
+{
+	char	   *state;			/* JSON */
+	char	   *control;		/* the role to move; NULL when the game is over */
+	char	   *board;			/* gametree.board's picture */
+	bool		terminal;
+} Position;
+
+typedef struct Play
+{
+	PGconn	   *conn;
+	const Args *args;
+	Game		game;
+	int			human;			/* index of the human's role */
+	const char *time;			/* the engine's time a move, NULL for none */
+	TreeRef		tree;			/* with --tree */
+	bool		has_tree;
+	Position   *history;		/* history[0] the start, history[n - 1] the current position */
+	int			n;
+	int			cap;
+	bool		echo;			/* the input is not a terminal: echo what is read */
+	bool		tty;			/* stdout is a terminal */
+} Play;
+
+/* The columns of a position, from the state s of the FROM clause; $1 is the game. */
+#define POSITION_COLUMNS \
+	"s, gametree.control($1, s), gametree.terminal($1, s), gametree.board($1, s)"
+
+static void
+position_free(Position *pos)
+{
+	free(pos->state);
+	free(pos->control);
+	free(pos->board);
+}
+
+static void
+push_position(Play *play, const PGresult *res)
+{
+	Position   *pos;
+
+	if (play->n == play->cap)
+	{
+		play->cap = play->cap ? 2 * play->cap : 16;
+		play->history = xrealloc(play->history, play->cap * sizeof(Position));
+	}
+	pos = &play->history[play->n++];
+	pos->state = xstrdup(PQgetvalue(res, 0, 0));
+	pos->control = PQgetisnull(res, 0, 1) ? NULL : xstrdup(PQgetvalue(res, 0, 1));
+	pos->terminal = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
+	pos->board = xstrdup(PQgetvalue(res, 0, 3));
+}
+
+static Position *
+current(Play *play)
+{
+	return &play->history[play->n - 1];
+}
+
+static void
+print_board(Play *play)
+{
+	const char *board = current(play)->board;
+	size_t		len = strlen(board);
+
+	printf("\n%s%s\n", board, len > 0 && board[len - 1] == '\n' ? "" : "\n");
+	fflush(stdout);
+}
+
+/*
+ * Plays a move (JSON that next() takes) in the current position.  Returns
+ * 1 when played, 0 when the server refused it (its message is printed as
+ * the reason), -1 on any other failure (reported).
+ */
+static int
+play_move(Play *play, const char *move)
+{
+	const char *params[3] = {play->game.name, current(play)->state, move};
+	PGresult   *error;
+	PGresult   *res = db_query_try(play->conn,
+								   "SELECT " POSITION_COLUMNS " FROM "
+								   "(SELECT gametree.next($1, $2::jsonb, $3::jsonb) AS s OFFSET 0) p",
+								   3, params, &error);
+	const char *sqlstate;
+
+	if (res)
+	{
+		push_position(play, res);
+		PQclear(res);
+		return 1;
+	}
+	if (!error)
+		return -1;
+	/* a data exception (22xxx: an illegal or malformed move) is the player's; the rest is an error */
+	sqlstate = PQresultErrorField(error, PG_DIAG_SQLSTATE);
+	if (sqlstate && strncmp(sqlstate, "22", 2) == 0)
+	{
+		printf("refused: %s\n", PQresultErrorField(error, PG_DIAG_MESSAGE_PRIMARY));
+		fflush(stdout);
+		PQclear(error);
+		return 0;
+	}
+	report_result(error);
+	PQclear(error);
+	return -1;
+}
+
+/* The engine's move in the current position, played; false on a failure (reported). */
+static bool
+engine_move(Play *play)
+{
+	const char *role = current(play)->control;
+	const char *params[6] = {play->game.name, current(play)->state, play->time,
+		play->args->opt[OPT_DEPTH], play->args->opt[OPT_METHOD] ? play->args->opt[OPT_METHOD] : "auto", NULL};
+	PGresult   *res;
+	json_object *move;
+	StrBuf		text;
+	bool		ok;
+
+	if (play->has_tree)
+	{
+		int			has = tree_has_state(play->conn, &play->tree, current(play)->state);
+
+		if (has < 0)
+			return false;
+		if (has)
+			params[5] = play->args->opt[OPT_TREE];
+	}
+	if (play->tty)
+	{
+		printf("%s is thinking...", role);
+		fflush(stdout);
+	}
+	res = db_query(play->conn, "SELECT gametree.bestmove($1, $2::jsonb, $3::interval, $4::integer, $5, $6)",
+				   6, params);
+	if (play->tty)
+	{
+		printf("\r\033[K");
+		fflush(stdout);
+	}
+	if (!res)
+		return false;
+	move = json_tokener_parse(PQgetvalue(res, 0, 0));
+	sb_init(&text);
+	move_notation(play->game.name, move, &text);
+	printf("%s plays %s\n", role, text.data);
+	fflush(stdout);
+	ok = play_move(play, PQgetvalue(res, 0, 0)) == 1;
+	sb_free(&text);
+	json_object_put(move);
+	PQclear(res);
+	return ok;
+}
+
+/* The legal moves of the current position in the game's notation. */
+static bool
+print_moves(Play *play)
+{
+	const char *params[2] = {play->game.name, current(play)->state};
+	PGresult   *res = db_query(play->conn, "SELECT m FROM gametree.legal($1, $2::jsonb) m", 2, params);
+	StrBuf		line;
+
+	if (!res)
+		return false;
+	sb_init(&line);
+	for (int row = 0; row < PQntuples(res); row++)
+	{
+		json_object *move = json_tokener_parse(PQgetvalue(res, row, 0));
+
+		sb_append(&line, row ? " " : "legal moves: ");
+		move_notation(play->game.name, move, &line);
+		json_object_put(move);
+	}
+	printf("%s\n", line.data);
+	fflush(stdout);
+	sb_free(&line);
+	PQclear(res);
+	return true;
+}
+
+/* Takes back the human's last move and what the engine played after it. */
+static void
+undo(Play *play)
+{
+	const char *human = play->game.roles[play->human];
+
+	for (int i = play->n - 2; i >= 0; i--)
+		if (play->history[i].control && strcmp(play->history[i].control, human) == 0)
+		{
+			while (play->n > i + 1)
+				position_free(&play->history[--play->n]);
+			printf("took back your last move\n");
+			print_board(play);
+			return;
+		}
+	printf("nothing to undo\n");
+	fflush(stdout);
+}
+
+/* The goals at the end, per role, and who won. */
+static bool
+print_result(Play *play)
+{
+	const char *params[2] = {play->game.name, current(play)->state};
+	PGresult   *res = db_query(play->conn, "SELECT gametree.goal($1, $2::jsonb)", 2, params);
+	json_object *goal;
+	StrBuf		line;
+	double		best = -1,
+				worst = 1e9,
+				mine = -1;
+	int			nbest = 0;
+	const char *winner = NULL;
+
+	if (!res)
+		return false;
+	goal = json_tokener_parse(PQgetvalue(res, 0, 0));
+	sb_init(&line);
+	sb_append(&line, "result:");
+	for (int i = 0; i < play->game.nroles; i++)
+	{
+		json_object *value = NULL;
+		double		v;
+
+		json_object_object_get_ex(goal, play->game.roles[i], &value);
+		v = json_object_get_double(value);
+		sb_printf(&line, "%s %s %s", i ? "," : "", play->game.roles[i],
+				  value ? json_object_get_string(value) : "?");
+		if (i == play->human)
+			mine = v;
+		if (v > best)
+		{
+			best = v;
+			nbest = 1;
+			winner = play->game.roles[i];
+		}
+		else if (v == best)
+			nbest++;
+		if (v < worst)
+			worst = v;
+	}
+	if (best == worst)
+		sb_append(&line, ": a draw");
+	else if (nbest == 1)
+		sb_printf(&line, ": %s wins", winner);
+	else
+		sb_append(&line, ": a shared win");
+	if (best == worst)
+		sb_append(&line, " (you draw)");
+	else
+		sb_append(&line, mine == best ? " (you win)" : " (you lose)");
+	printf("%s\n", line.data);
+	fflush(stdout);
+	sb_free(&line);
+	json_object_put(goal);
+	PQclear(res);
+	return true;
+}
+
+/* Reads a line, without its end and surrounding blanks; false at the end of the input or on Ctrl-C. */
+static bool
+read_line(char *line, size_t size)
+{
+	size_t		len;
+	char	   *start;
+
+	if (fgets(line, (int) size, stdin) == NULL)
+		return false;
+	len = strlen(line);
+	if (len > 0 && line[len - 1] != '\n' && !feof(stdin))
+	{
+		int			c;
+
+		while ((c = getchar()) != EOF && c != '\n')
+			;					/* the rest of an overlong line */
+	}
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+					   line[len - 1] == ' ' || line[len - 1] == '\t'))
+		line[--len] = '\0';
+	start = line;
+	while (*start == ' ' || *start == '\t')
+		start++;
+	memmove(line, start, strlen(start) + 1);
+	return true;
+}
+
+static const char *
+notation_hint(const char *game)
+{
+	if (strcmp(game, "chess") == 0)
+		return "UCI, such as e2e4 or e7e8q";
+	if (strcmp(game, "checkers") == 0)
+		return "PDN, such as 11-15 or 22x15x8";
+	if (strcmp(game, "connect4") == 0)
+		return "the column, 1 to 7";
+	if (strcmp(game, "tictactoe") == 0)
+		return "row and column, such as 2 2 or 2,2";
+	return "JSON, as gametree.next() takes it";
+}
+
+/* The game: returns the exit status. */
+static int
+game_loop(Play *play)
+{
+	const char *human = play->game.roles[play->human];
+	char		line[1024];
+
+	printf("%s: you play %s against bestmove (%s a move). Type moves as %s;\n"
+		   "also: moves (the legal moves), undo (take back your last move), quit.\n",
+		   play->game.name, human, play->time ? play->time : "no time limit", notation_hint(play->game.name));
+	print_board(play);
+	for (;;)
+	{
+		Position   *pos = current(play);
+		StrBuf		move;
+		const char *expected;
+		int			rc;
+
+		if (pos->terminal || pos->control == NULL)
+			return print_result(play) ? 0 : EXIT_FAILED;
+		if (strcmp(pos->control, human) != 0)
+		{
+			if (!engine_move(play))
+				return EXIT_FAILED;
+			print_board(play);
+			continue;
+		}
+		printf("your move (%s): ", human);
+		fflush(stdout);
+		if (!read_line(line, sizeof line))
+		{
+			putchar('\n');
+			if (interrupted())
+			{
+				report("interrupted");
+				return EXIT_FAILED;
+			}
+			printf("end of input: game abandoned\n");
+			return 0;
+		}
+		if (play->echo)
+			printf("%s\n", line);
+		if (line[0] == '\0')
+			continue;
+		if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
+		{
+			printf("game abandoned\n");
+			return 0;
+		}
+		if (strcmp(line, "undo") == 0)
+		{
+			undo(play);
+			continue;
+		}
+		if (strcmp(line, "moves") == 0 || strcmp(line, "help") == 0 || strcmp(line, "?") == 0)
+		{
+			if (!print_moves(play))
+				return EXIT_FAILED;
+			continue;
+		}
+		sb_init(&move);
+		if (!parse_move(play->game.name, line, &move, &expected))
+		{
+			printf("not a move: \"%s\"; expected %s (moves lists them)\n", line, expected);
+			fflush(stdout);
+			sb_free(&move);
+			continue;
+		}
+		rc = play_move(play, move.data);
+		sb_free(&move);
+		if (rc < 0)
+			return EXIT_FAILED;
+		if (rc > 0)
+			print_board(play);
+	}
+}
+
+static int
+run_play(PGconn *conn, Args *args)
+{
+	Play		play;
+	const char *time = args->opt[OPT_TIME] ? args->opt[OPT_TIME] : "1s";
+	const char *params[3] = {args->arg[0], args->opt[OPT_STATE], args->opt[OPT_FEN]};
+	PGresult   *res;
+	int			rc;
+
+	memset(&play, 0, sizeof play);
+	play.conn = conn;
+	play.args = args;
+	play.time = strcmp(time, "none") == 0 ? NULL : time;
+	play.echo = !isatty(STDIN_FILENO);
+	play.tty = isatty(STDOUT_FILENO);
+	if (!game_load(conn, args->arg[0], &play.game))
+		return EXIT_FAILED;
+	play.human = args->opt[OPT_AS] ? game_role_index(&play.game, args->opt[OPT_AS]) : 0;
+	if (play.human < 0)
+	{
+		StrBuf		roles;
+
+		sb_init(&roles);
+		for (int i = 0; i < play.game.nroles; i++)
+			sb_printf(&roles, "%s%s", i ? ", " : "", play.game.roles[i]);
+		report("%s has no role \"%s\" (its roles: %s)", play.game.name, args->opt[OPT_AS], roles.data);
+		sb_free(&roles);
+		game_free(&play.game);
+		return EXIT_USAGE;
+	}
+	rc = 0;
+	if (args->opt[OPT_TREE])
+	{
+		if (!tree_load(conn, args->opt[OPT_TREE], &play.tree))
+			rc = EXIT_FAILED;
+		else if (strcmp(play.tree.game, play.game.name) != 0)
+		{
+			report("tree %s is a tree of %s, not of %s", args->opt[OPT_TREE], play.tree.game, play.game.name);
+			rc = EXIT_USAGE;
+		}
+		else
+			play.has_tree = true;
+	}
+	if (rc == 0)
+	{
+		res = db_query(conn, "SELECT " POSITION_COLUMNS " FROM (SELECT " POSITION_SQL " AS s OFFSET 0) p",
+					   3, params);
+		if (!res)
+			rc = EXIT_FAILED;
+		else
+		{
+			push_position(&play, res);
+			PQclear(res);
+			rc = game_loop(&play);
+		}
+	}
+	for (int i = 0; i < play.n; i++)
+		position_free(&play.history[i]);
+	free(play.history);
+	if (args->opt[OPT_TREE])
+		tree_free(&play.tree);
+	game_free(&play.game);
+	return rc;
+}
+
+const Command cmd_play = {
+	"play", "GAME [--as ROLE] [--fen FEN | --state JSON] [--time T] [--depth D] [--method M] [--tree TREE]",
+	"play a game against the engine in the terminal",
+	"Plays GAME against gametree.bestmove: draws the board after every move\n"
+	"and asks for yours, in the game's notation: chess in UCI (e2e4, e7e8q),\n"
+	"checkers in PDN (11-15, 22x15x8), connect four the column (4), tic-tac-toe\n"
+	"row and column (2 2 or 2,2). An illegal move is refused with the reason,\n"
+	"and asked again. Also: moves (the legal moves), undo (take back your last\n"
+	"move and the engine's reply), quit. At the end, the goal of every role\n"
+	"and who won. Lines are read from the standard input: a pipe works too.\n"
+	"\n"
+	"Options:\n"
+	"  --as ROLE       the role you play (default: the first, who moves first)\n"
+	"  --fen FEN       start from a FEN (chess, and PDN FEN for checkers)\n"
+	"  --state JSON    start from a state, a JSON array of facts\n"
+	"  --time T        the engine's time a move, a PostgreSQL interval (default\n"
+	"                  1s); none: no limit, with --depth\n"
+	"  --depth D       the engine's deepest iteration\n"
+	"  --method M      the engine's search: auto (default), alphabeta, maxn, mcts\n"
+	"  --tree TREE     a stored tree of the game as the engine's memory, while\n"
+	"                  the game stays among its states\n",
+	OPT_BIT(OPT_AS) | OPT_BIT(OPT_FEN) | OPT_BIT(OPT_STATE) | OPT_BIT(OPT_TIME) | OPT_BIT(OPT_DEPTH) |
+	OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_TREE),
+	1, run_play
+};
