@@ -162,14 +162,14 @@ def mating_moves(e, fen, moves=()):
 
 def winning_moves(e, fen, n, mating):
     """The first moves that mate in n moves or fewer: mating ones, and those a
-    fresh depth-22 search restricted to them (searchmoves) scores as mate in n
+    fresh depth-12 search restricted to them (searchmoves) scores as mate in n
     or fewer (searched from the position itself, where Stockfish finds the
     shortest mate; a search after the move may report a longer one)."""
     winning = list(mating)
     for m in e.legal(fen):
         if m in mating:
             continue
-        lines, _ = e.search(fen, go="depth 22 searchmoves " + m, fresh=True)
+        lines, _ = e.search(fen, go="depth 12 searchmoves " + m, fresh=True)
         kind, value, _ = lines.get(1, (None, 0, None))
         if kind == "mate" and 0 < value <= n:
             winning.append(m)
