@@ -27,7 +27,7 @@ cleanup() {
 		kill "$BG_PID" 2>/dev/null
 		wait "$BG_PID" 2>/dev/null
 	fi
-	[ -n "${UCI_PID:-}" ] && kill "$UCI_PID" 2>/dev/null
+	[ -n "${UCI_CHILD:-}" ] && kill "$UCI_CHILD" 2>/dev/null
 	gt_psql -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
 	rm -rf "$WORK"
 }
@@ -235,14 +235,15 @@ note "uci"
 # uci_send LINE; uci_expect REGEX SECONDS: a line matching, or fail (the lines read are in $WORK/uci.log).
 uci_start() {
 	coproc UCI { exec "$CLIENT" uci --time 200ms 2>"$WORK/uci.err"; }
-	UCI_PID=$UCI_PID
+	# bash unsets UCI_PID when the coprocess ends: keep the pid under a name of ours.
+	UCI_CHILD=$UCI_PID
 	: >"$WORK/uci.log"
 }
 uci_send() { printf '%s\n' "$1" >&"${UCI[1]}"; }
 uci_expect() {
 	local line deadline=$(($(date +%s) + $2))
 	while [ "$(date +%s)" -le "$deadline" ]; do
-		IFS= read -r -t 1 line <&"${UCI[0]}" || { [ -n "${UCI_PID:-}" ] && kill -0 "$UCI_PID" 2>/dev/null && continue; return 1; }
+		IFS= read -r -t 1 line <&"${UCI[0]}" || { [ -n "${UCI_CHILD:-}" ] && kill -0 "$UCI_CHILD" 2>/dev/null && continue; return 1; }
 		printf '%s\n' "$line" >>"$WORK/uci.log"
 		if [[ $line =~ $1 ]]; then LAST=$line; return 0; fi
 	done
@@ -311,9 +312,9 @@ uci_send "go movetime 10000"
 sleep 0.3
 uci_send quit
 T0=$(date +%s)
-wait "$UCI_PID" 2>/dev/null
+wait "$UCI_CHILD" 2>/dev/null
 UCI_STATUS=$?
-UCI_PID=
+UCI_CHILD=
 if [ "$UCI_STATUS" -eq 0 ] && [ $(($(date +%s) - T0)) -le 2 ] && [ ! -s "$WORK/uci.err" ]; then
 	ok "quit during a search: exit 0 at once, nothing on stderr"
 else
