@@ -60,7 +60,8 @@ new_nodes(Mcts *m, int32 n)
 
 	if (t->nnodes + n > m->capacity)
 	{
-		int32		capacity = Max(m->capacity * 2, t->nnodes + n);
+		/* Doubling, but not past what gametree.search_memory allows. */
+		int32		capacity = Max(Min(m->capacity * 2, m->max_nodes), t->nnodes + n);
 
 		t->nodes = repalloc_huge(t->nodes, (Size) capacity * sizeof(MctsNode));
 		t->total = repalloc_huge(t->total, (Size) capacity * t->nroles * sizeof(double));
