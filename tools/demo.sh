@@ -11,6 +11,18 @@ fi
 gt_psql -q -d gametree -c "CREATE EXTENSION IF NOT EXISTS gametree" -c "ALTER EXTENSION gametree UPDATE"
 
 gt_psql -q -d gametree -f "$GT_ROOT/tools/demo.sql"
+
+# The command-line client, on the database the demo uses (the PG* variables
+# name the cluster).
+client="$GT_ROOT/client/gametree -d gametree"
+echo
+echo "=== the command-line client (make install puts it on the PATH as gametree)"
+echo "--- gametree list"
+$client list
+echo "--- gametree best chess --fen '<the scholar's mate position>' --time 1s"
+$client best chess --fen 'r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1' --time 1s
+echo "--- gametree analyse tictactoe --time none --depth 9 (every first move, solved)"
+$client analyse tictactoe --time none --depth 9
 cat <<MSG
 
 Done.  Open psql on this database with:  bash tools/psql.sh
