@@ -565,7 +565,6 @@ describe_root_move(Mcts *m, int32 child, RootMove *rm)
 		at = next;
 	}
 	rm->depth = rm->pv_length;
-	rm->score = 0;
 }
 
 MctsTree *

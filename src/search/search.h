@@ -35,11 +35,11 @@ typedef struct SearchLimits
 typedef struct RootMove
 {
 	GameMove	move;
-	int32		score;			/* for the root's mover: see alphabeta.c */
+	int32		score;			/* alpha-beta's, for the root's mover (see alphabeta.c); else 0 */
 	bool		proven;			/* the score is the game's value, not an estimate */
 	Value		value;			/* utility per role, proven, mobility (-1: unknown) */
-	int			depth;			/* alpha-beta: of the deepest iteration that valued it; MCTS: of its line */
-	int64		visits;			/* MCTS: iterations through it; alpha-beta: -1 */
+	int			depth;			/* of the deepest iteration that valued it; MCTS: of its line */
+	int64		visits;			/* MCTS: iterations through it; alpha-beta and max^n: -1 */
 	int			pv_length;
 	GameMove	pv[SEARCH_MAX_PLY]; /* the expected line, this move first */
 } RootMove;
@@ -49,7 +49,7 @@ typedef struct SearchResult
 	int			nmoves;
 	RootMove   *moves;			/* best first */
 	int			depth;			/* deepest iteration completed */
-	int64		nodes;			/* alpha-beta: positions; MCTS: iterations */
+	int64		nodes;			/* alpha-beta and max^n: positions; MCTS: iterations */
 } SearchResult;
 
 /* The prior of a root move, or NULL. */
