@@ -185,6 +185,38 @@ COMMENT ON TABLE @extschema@.grow_progress IS
 'rows of ended sessions are removed when a grow starts';
 GRANT SELECT ON @extschema@.grow_progress TO PUBLIC;
 
+-- Games loaded from GDL.  Like the tree catalogs, gdl_games is read by all
+-- and written by load_game and unload_game alone, as the extension's owner.
+
+CREATE TABLE @extschema@.gdl_games (
+    name        text PRIMARY KEY,
+    kif         text NOT NULL,
+    roles       text[] NOT NULL,
+    description text NOT NULL,
+    loaded_by   name NOT NULL,
+    loaded_at   timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE @extschema@.gdl_games IS
+'One row per game loaded from GDL: its KIF text, roles, who loaded it and when; written by load_game and unload_game only';
+GRANT SELECT ON @extschema@.gdl_games TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.gdl_games', '');
+
+CREATE FUNCTION @extschema@.load_game(name text, kif text,
+                                      OUT game text, OUT roles text[], OUT facts integer,
+                                      OUT actions integer, OUT rules integer, OUT nodes integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gametree_load_game'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles and the size of the compiled rules';
+
+CREATE FUNCTION @extschema@.unload_game(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'gametree_unload_game'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.unload_game(text) IS
+'Removes a game loaded from GDL; refused while a tree uses it, and to roles other than the one that loaded it (or a superuser)';
+
 CREATE FUNCTION @extschema@.tree_info(tree text)
 RETURNS @extschema@.trees
 AS 'MODULE_PATHNAME', 'gametree_tree_info'

@@ -6,6 +6,7 @@
 
 #include "core/game.h"
 #include "core/jsonfacts.h"
+#include "gdl/gdl.h"
 #include <math.h>
 
 #include "mb/pg_wchar.h"
@@ -28,10 +29,6 @@ static const Game *const builtin_games[] = {
 
 #define NUM_BUILTIN lengthof(builtin_games)
 
-/* Games registered at run time (e.g. loaded from GDL), in TopMemoryContext. */
-static const Game **loaded_games = NULL;
-static int	num_loaded = 0;
-
 void
 gt_init_games(void)
 {
@@ -43,13 +40,13 @@ gt_init_games(void)
 int
 gt_game_count(void)
 {
-	return NUM_BUILTIN + num_loaded;
+	return NUM_BUILTIN;
 }
 
 const Game *
 gt_game_at(int i)
 {
-	return i < (int) NUM_BUILTIN ? builtin_games[i] : loaded_games[i - NUM_BUILTIN];
+	return builtin_games[i];
 }
 
 const Game *
@@ -58,21 +55,7 @@ gt_find_game(const char *name)
 	for (int i = 0; i < gt_game_count(); i++)
 		if (strcmp(gt_game_at(i)->name, name) == 0)
 			return gt_game_at(i);
-	return NULL;
-}
-
-void
-gt_register_game(const Game *game)
-{
-	if (gt_find_game(game->name) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("game \"%s\" already exists", game->name)));
-	if (loaded_games == NULL)
-		loaded_games = MemoryContextAlloc(TopMemoryContext, sizeof(Game *));
-	else
-		loaded_games = repalloc(loaded_games, (num_loaded + 1) * sizeof(Game *));
-	loaded_games[num_loaded++] = game;
+	return gdl_find_game(name);
 }
 
 const Game *
@@ -84,10 +67,14 @@ gt_game_from_text(text *name)
 	if (game == NULL)
 	{
 		StringInfoData known;
+		char	   *loaded;
 
 		initStringInfo(&known);
 		for (int i = 0; i < gt_game_count(); i++)
 			appendStringInfo(&known, "%s%s", i ? ", " : "", gt_game_at(i)->name);
+		loaded = gdl_game_names();
+		if (loaded[0] != '\0')
+			appendStringInfo(&known, "; loaded from GDL: %s", loaded);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown game \"%s\"", gt_abbreviate(cname)),

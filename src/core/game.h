@@ -186,11 +186,11 @@ gt_popcount64(uint64 x)
 #endif
 }
 
-/* Registry (game.c). */
+/* Registry (game.c): the built-in games, then those loaded from GDL (gdl/gdl.h). */
 extern void gt_init_games(void);	/* calls each built-in game's init */
 extern const Game *gt_find_game(const char *name);	/* NULL when unknown */
 extern const Game *gt_game_from_text(text *name);	/* ereports when unknown */
-extern void gt_register_game(const Game *game);
+/* The built-in games. */
 extern int	gt_game_count(void);
 extern const Game *gt_game_at(int i);
 

@@ -7,6 +7,7 @@
 
 #include "funcapi.h"
 #include "core/game.h"
+#include "gdl/gdl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -32,6 +33,7 @@ gametree_games(PG_FUNCTION_ARGS)
 		values[2] = CStringGetTextDatum(game->description);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	gdl_list_games(rsinfo->setResult, rsinfo->setDesc);
 	return (Datum) 0;
 }
 

@@ -19,6 +19,7 @@ int			gt_propagate_interval = 300000;
 int			gt_work_memory = 1024 * 1024;
 int			gt_search_memory = 64 * 1024;
 int			gt_search_store_states = 100;
+int			gt_gdl_memory = 1024 * 1024;
 
 void		_PG_init(void);
 
@@ -65,5 +66,12 @@ _PG_init(void)
 							"the best line).",
 							&gt_search_store_states, 100, 1, 1000000,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.gdl_memory",
+							"Most memory compiling one GDL game may use.",
+							"Grounding the rules holds every atom that can hold and every ground rule; "
+							"the compiled game keeps its network, about a tenth of that, for the "
+							"backend's life.",
+							&gt_gdl_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

@@ -1,0 +1,44 @@
+/*
+ * gdl.h: games loaded from GDL descriptions.
+ *
+ * gdl_compile turns KIF text into a Game (gdl_game.c); the registry
+ * (load_game.c) keeps the texts in gametree.gdl_games and each backend's
+ * compiled games, which gt_find_game consults for names that are not
+ * built in.
+ */
+#ifndef GAMETREE_GDL_H
+#define GAMETREE_GDL_H
+
+#include "core/game.h"
+#include "utils/tuplestore.h"
+
+/* Most joint moves of one GDL state: bounds the move arrays of search. */
+#define GDL_MAX_JOINT_MOVES 4096
+
+/* What compiling a description made. */
+typedef struct GdlStats
+{
+	int			facts;			/* base facts: the bits of a state */
+	int			actions;		/* of all roles */
+	int			rules;			/* ground rules */
+	int			nodes;			/* nodes of the network */
+} GdlStats;
+
+/*
+ * Parses, checks and compiles a description into a Game allocated in the
+ * current memory context (a context of its own, which it then owns);
+ * ereports any fault.  memory_limit bounds grounding.
+ */
+extern const Game *gdl_compile(const char *name, const char *kif, Size memory_limit,
+							   GdlStats *stats);
+
+/* A loaded game by name (compiled on first use in this backend), or NULL. */
+extern const Game *gdl_find_game(const char *name);
+
+/* The names of the loaded games, for messages. */
+extern char *gdl_game_names(void);
+
+/* Adds (game, roles, description) rows of the loaded games to a games() result. */
+extern void gdl_list_games(Tuplestorestate *result, TupleDesc desc);
+
+#endif

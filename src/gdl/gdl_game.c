@@ -1,0 +1,611 @@
+/*
+ * gdl_game.c: a GDL description as a Game.
+ *
+ * States are bit sets over the facts that can ever hold (in the canonical
+ * order of term.h), so they are compact, canonical and hashable like the
+ * native games' states.  A joint move packs each role's action as its
+ * index among the role's actions, in as few bits as those need.  Legal
+ * joint moves are the cartesian product of the roles' legal actions in
+ * role order, the first role's action changing slowest.
+ *
+ * JSON: a fact (cell 1 1 b) is ["cell", 1, 1, "b"], a nested term an array
+ * inside it; symbols that spell a non-negative integer are JSON numbers,
+ * other symbols strings.  When the rules have no (control role) fact of
+ * their own, the state says ["control", role] when one role alone has a
+ * choice other than noop, as the native games do.
+ */
+#include "postgres.h"
+
+#include "core/jsonfacts.h"
+#include "gdl/gdl.h"
+#include "gdl/propnet.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+typedef struct GdlRules
+{
+	Propnet    *net;
+	TermStore  *terms;			/* the facts, actions and roles, and nothing else */
+	int32	   *term_base;		/* per term of terms: its base node, or -1 */
+	int			nwords;			/* 64-bit words of a state */
+	int			has_control;	/* the rules have facts (control role) */
+	uint8	   *shift;			/* per role: where its action index sits in a move */
+	uint64	   *mask;			/* per role */
+	int32	   *noop;			/* per role: the input of its noop, or -1 */
+	/* the state whose phases values[] holds */
+	uint8	   *values;
+	uint64	   *cached;
+	bool		cache_valid;
+	uint32		phases_done;
+	int32	  **legal;			/* per role: its legal inputs in the state */
+	int		   *nlegal;
+} GdlRules;
+
+static inline GdlRules *
+rules_of(const Game *game)
+{
+	return (GdlRules *) game->rules;
+}
+
+/* Runs phase (and the phases it needs) for state, unless already done. */
+static void
+evaluate(const Game *game, const GameState *state, NetPhase phase)
+{
+	GdlRules   *r = rules_of(game);
+	const Propnet *net = r->net;
+	const uint64 *words = (const uint64 *) state->data;
+
+	if (!r->cache_valid || memcmp(r->cached, words, r->nwords * sizeof(uint64)) != 0)
+	{
+		memcpy(r->cached, words, r->nwords * sizeof(uint64));
+		memset(r->values, 0, net->nbase);
+		for (int w = 0; w < r->nwords; w++)
+			for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+				r->values[w * 64 + pg_rightmost_one_pos64(bits)] = 1;
+		r->cache_valid = true;
+		r->phases_done = 0;
+	}
+	if (r->phases_done & (1 << phase))
+		return;
+	if (phase != PHASE_TERMINAL)
+		evaluate(game, state, PHASE_TERMINAL);
+	if (phase == PHASE_STATE)
+		evaluate(game, state, PHASE_LEGAL);
+	propnet_run(net, phase, r->values);
+	r->phases_done |= 1 << phase;
+}
+
+static bool
+gdl_terminal(const Game *game, const GameState *state)
+{
+	GdlRules   *r = rules_of(game);
+
+	if (r->net->terminal < 0)
+		return false;
+	evaluate(game, state, PHASE_TERMINAL);
+	return r->values[r->net->terminal];
+}
+
+/* Fills r->legal and r->nlegal for a state that is not terminal. */
+static void
+legal_actions(const Game *game, const GameState *state)
+{
+	GdlRules   *r = rules_of(game);
+	const Propnet *net = r->net;
+
+	evaluate(game, state, PHASE_LEGAL);
+	for (int role = 0; role < game->nroles; role++)
+	{
+		r->nlegal[role] = 0;
+		for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
+			if (net->input_legal[i] >= 0 && r->values[net->input_legal[i]])
+				r->legal[role][r->nlegal[role]++] = i - net->role_inputs[role];
+		if (r->nlegal[role] == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("game \"%s\": role %s has no legal move in a state that is not terminal",
+							game->name, game->roles[role]),
+					 errhint("The rules are not well-formed GDL: every role has a legal move until the game ends.")));
+	}
+}
+
+static int
+gdl_legal(const Game *game, const GameState *state, GameMove *moves)
+{
+	GdlRules   *r = rules_of(game);
+	int			index[GT_MAX_ROLES] = {0};
+	int64		count = 1;
+
+	if (gdl_terminal(game, state))
+		return 0;
+	legal_actions(game, state);
+	for (int role = 0; role < game->nroles; role++)
+		count *= r->nlegal[role];
+	if (count > game->max_moves)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": a state with %lld joint moves, more than the %d this game can hold",
+						game->name, (long long) count, game->max_moves)));
+	for (int m = 0; m < count; m++)
+	{
+		GameMove	move = 0;
+
+		for (int role = 0; role < game->nroles; role++)
+			move |= (GameMove) r->legal[role][index[role]] << r->shift[role];
+		moves[m] = move;
+		/* the last role's action changes fastest */
+		for (int role = game->nroles - 1; role >= 0; role--)
+		{
+			if (++index[role] < r->nlegal[role])
+				break;
+			index[role] = 0;
+		}
+	}
+	return (int) count;
+}
+
+static void
+gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out)
+{
+	GdlRules   *r = rules_of(game);
+	const Propnet *net = r->net;
+	int32		inputs[GT_MAX_ROLES];
+	uint64	   *words = (uint64 *) out->data;
+
+	evaluate(game, state, PHASE_STATE);
+	for (int role = 0; role < game->nroles; role++)
+	{
+		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
+		r->values[inputs[role]] = 1;
+	}
+	propnet_run(net, PHASE_MOVE, r->values);
+	memset(words, 0, r->nwords * sizeof(uint64));
+	for (int i = 0; i < net->nbase; i++)
+		if (net->base_next[i] >= 0 && r->values[net->base_next[i]])
+			words[i / 64] |= UINT64CONST(1) << (i % 64);
+	for (int role = 0; role < game->nroles; role++)
+		r->values[inputs[role]] = 0;
+	out->size = r->nwords * sizeof(uint64);
+}
+
+static void
+gdl_goals(const Game *game, const GameState *state, int *goals)
+{
+	GdlRules   *r = rules_of(game);
+	const Propnet *net = r->net;
+
+	evaluate(game, state, PHASE_GOAL);
+	for (int role = 0; role < game->nroles; role++)
+		goals[role] = GT_GOAL_MIN;
+	for (int i = 0; i < net->ngoals; i++)
+		if (r->values[net->goals[i].node])
+			goals[net->goals[i].role] = Max(goals[net->goals[i].role], net->goals[i].value);
+}
+
+/* The one role with a choice other than noop, or GT_NO_ROLE. */
+static int
+gdl_mover(const Game *game, const GameState *state)
+{
+	GdlRules   *r = rules_of(game);
+	int			mover = GT_NO_ROLE;
+
+	legal_actions(game, state);
+	for (int role = 0; role < game->nroles; role++)
+	{
+		if (r->nlegal[role] == 1 && r->legal[role][0] + r->net->role_inputs[role] == r->noop[role])
+			continue;
+		if (mover != GT_NO_ROLE)
+			return GT_NO_ROLE;
+		mover = role;
+	}
+	return mover;
+}
+
+static int
+gdl_control(const Game *game, const GameState *state)
+{
+	return gdl_terminal(game, state) ? GT_NO_ROLE : gdl_mover(game, state);
+}
+
+static void
+gdl_initial(const Game *game, GameState *out)
+{
+	GdlRules   *r = rules_of(game);
+	uint64	   *words = (uint64 *) out->data;
+
+	memset(words, 0, r->nwords * sizeof(uint64));
+	for (int i = 0; i < r->net->nbase; i++)
+		if (r->net->initial[i])
+			words[i / 64] |= UINT64CONST(1) << (i % 64);
+	out->size = r->nwords * sizeof(uint64);
+}
+
+/* Perft that makes all children of a state before going down, so that next() finds the state evaluated. */
+static int64
+perft_children(const Game *game, const GameState *state, int depth, GameMove **moves,
+			   GameState ***children)
+{
+	int			n = gdl_legal(game, state, moves[depth]);
+	int64		total = 0;
+
+	if (depth == 1)
+		return n;
+	CHECK_FOR_INTERRUPTS();
+	for (int i = 0; i < n; i++)
+		gdl_next(game, state, moves[depth][i], children[depth][i]);
+	for (int i = 0; i < n; i++)
+		total += perft_children(game, children[depth][i], depth - 1, moves, children);
+	return total;
+}
+
+static int64
+gdl_perft(const Game *game, const GameState *state, int depth, bool draw_rules)
+{
+	GameMove  **moves;
+	GameState ***children;
+	int64		total;
+
+	if (depth == 0)
+		return 1;
+	moves = palloc((depth + 1) * sizeof(GameMove *));
+	children = palloc0((depth + 1) * sizeof(GameState **));
+	for (int d = 1; d <= depth; d++)
+	{
+		moves[d] = palloc(game->max_moves * sizeof(GameMove));
+		children[d] = palloc(game->max_moves * sizeof(GameState *));
+	}
+	/* children of the deepest levels are made first; allocate as states are needed */
+	for (int d = 2; d <= depth; d++)
+	{
+		char	   *block = palloc_extended((Size) game->max_moves * (offsetof(GameState, data) + game->state_bytes),
+											MCXT_ALLOC_HUGE);
+
+		for (int i = 0; i < game->max_moves; i++)
+			children[d][i] = (GameState *) (block + (Size) i * (offsetof(GameState, data) + game->state_bytes));
+	}
+	total = perft_children(game, state, depth, moves, children);
+	return total;
+}
+
+/* JSON of a term of the game's own store: a number, a string or an array. */
+static void
+encode_term(const TermStore *ts, TermId t, JsonOut *out)
+{
+	const TermNode *n = term_node(ts, t);
+
+	if (n->kind == TERM_SYMBOL)
+	{
+		if (ts->number[n->name] >= 0)
+			jo_int(out, ts->number[n->name]);
+		else
+			jo_string(out, ts->names[n->name]);
+		return;
+	}
+	jo_begin_array(out);
+	jo_string(out, ts->names[n->name]);
+	for (int i = 0; i < n->nargs; i++)
+		encode_term(ts, term_arg(ts, t, i), out);
+	jo_end_array(out);
+}
+
+static void
+gdl_encode_state(const Game *game, const GameState *state, JsonOut *out)
+{
+	GdlRules   *r = rules_of(game);
+	const uint64 *words = (const uint64 *) state->data;
+	int			mover;
+
+	for (int w = 0; w < r->nwords; w++)
+		for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+		{
+			TermId		fact = r->net->base_terms[w * 64 + pg_rightmost_one_pos64(bits)];
+
+			if (term_node(r->terms, fact)->kind == TERM_SYMBOL)
+			{
+				/* a fact without arguments: ["name"] */
+				jo_begin_array(out);
+				jo_string(out, r->terms->names[term_functor(r->terms, fact)]);
+				jo_end_array(out);
+			}
+			else
+				encode_term(r->terms, fact, out);
+		}
+	if (!r->has_control && (mover = gdl_control(game, state)) != GT_NO_ROLE)
+		jo_fact(out, "control", game->roles[mover]);
+}
+
+/* The game's term for a JSON value, or NO_TERM when the game has none such. */
+static TermId
+decode_term(const TermStore *ts, const JsonbValue *v)
+{
+	char	   *name = NULL;
+	SymbolId	sym;
+
+	check_stack_depth();
+	if (v->type == jbvString)
+		name = pnstrdup(v->val.string.val, v->val.string.len);
+	else if (v->type == jbvNumeric)
+		name = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	else if (v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data))
+	{
+		JsonbContainer *c = v->val.binary.data;
+		int			n = JsonContainerSize(c);
+		TermId	   *args;
+		JsonbValue *functor;
+		TermId		t;
+
+		if (n < 2)
+			return NO_TERM;
+		functor = getIthJsonbValueFromContainer(c, 0);
+		if (functor->type != jbvString)
+			return NO_TERM;
+		sym = term_symbol_lookup(ts, functor->val.string.val, functor->val.string.len);
+		if (sym < 0)
+			return NO_TERM;
+		args = palloc((n - 1) * sizeof(TermId));
+		for (int i = 1; i < n; i++)
+			if ((args[i - 1] = decode_term(ts, getIthJsonbValueFromContainer(c, i))) == NO_TERM)
+				return NO_TERM;
+		t = term_function_lookup(ts, sym, n - 1, args);
+		pfree(args);
+		return t;
+	}
+	if (name == NULL)
+		return NO_TERM;
+	sym = term_symbol_lookup(ts, name, strlen(name));
+	return sym < 0 ? NO_TERM : ts->symbol_term[sym];
+}
+
+static void
+gdl_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
+{
+	GdlRules   *r = rules_of(game);
+	const TermStore *ts = r->terms;
+	uint64	   *words = (uint64 *) out->data;
+	int			given = GT_NO_ROLE;
+	bool		control_given = false;
+
+	memset(words, 0, r->nwords * sizeof(uint64));
+	for (int f = 0; f < nfacts; f++)
+	{
+		Fact	   *fact = &facts[f];
+		SymbolId	sym = term_symbol_lookup(ts, fact->relation, strlen(fact->relation));
+		TermId		t = NO_TERM;
+		int			node;
+
+		if (!r->has_control && strcmp(fact->relation, "control") == 0)
+		{
+			fact_expect_arity(fact, 1);
+			given = fact_choice(fact, 0, game->roles, game->nroles);
+			control_given = true;
+			continue;
+		}
+		if (sym >= 0 && fact->nargs == 0)
+			t = ts->symbol_term[sym];
+		else if (sym >= 0)
+		{
+			TermId		args[GT_MAX_FACT_ARGS];
+
+			for (int i = 0; i < fact->nargs && (i == 0 || args[i - 1] != NO_TERM); i++)
+				args[i] = decode_term(ts, &fact->args[i]);
+			if (args[fact->nargs - 1] != NO_TERM)
+				t = term_function_lookup(ts, sym, fact->nargs, args);
+		}
+		node = t == NO_TERM ? -1 : r->term_base[t];
+		if (node < 0)
+			gt_invalid_state(game, "fact %d, %s, can never hold in a state of this game",
+							 fact->position, t == NO_TERM ? fact->relation : term_text(ts, t));
+		words[node / 64] |= UINT64CONST(1) << (node % 64);
+	}
+	out->size = r->nwords * sizeof(uint64);
+	if (control_given || (!r->has_control && !gdl_terminal(game, out) && gdl_mover(game, out) != GT_NO_ROLE))
+		gt_check_control(game, given, gdl_control(game, out));
+}
+
+static void
+gdl_encode_action(const Game *game, const GameState *state, GameMove move, int role, JsonOut *out)
+{
+	GdlRules   *r = rules_of(game);
+	int			input = r->net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
+
+	encode_term(r->terms, r->net->input_terms[input], out);
+}
+
+static char *
+gdl_board(const Game *game, const GameState *state)
+{
+	GdlRules   *r = rules_of(game);
+	const uint64 *words = (const uint64 *) state->data;
+	StringInfoData out;
+
+	initStringInfo(&out);
+	for (int w = 0; w < r->nwords; w++)
+		for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+		{
+			term_append_text(r->terms, r->net->base_terms[w * 64 + pg_rightmost_one_pos64(bits)], &out);
+			appendStringInfoChar(&out, '\n');
+		}
+	return out.data;
+}
+
+/* A copy of n bytes in the current context. */
+static void *
+keep(const void *data, Size n)
+{
+	void	   *copy = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE);
+
+	memcpy(copy, data, n);
+	return copy;
+}
+
+/* The network's arrays and terms, copied out of the grounding's memory. */
+static Propnet *
+keep_network(const Propnet *net, const TermStore *from, TermStore *to)
+{
+	Propnet    *k = keep(net, sizeof(Propnet));
+
+	k->role_inputs = keep(net->role_inputs, (net->nroles + 1) * sizeof(int32));
+	k->rule_start = keep(net->rule_start, (net->nnodes + 1) * sizeof(int32));
+	k->literal_start = keep(net->literal_start, (net->nrules + 1) * sizeof(int32));
+	k->literals = keep(net->literals, net->literal_start[net->nrules] * sizeof(int32));
+	k->input_legal = keep(net->input_legal, net->ninputs * sizeof(int32));
+	k->base_next = keep(net->base_next, net->nbase * sizeof(int32));
+	k->goals = keep(net->goals, net->ngoals * sizeof(NetGoal));
+	for (int p = 0; p < NUM_PHASES; p++)
+		k->steps[p] = keep(net->steps[p], net->nsteps[p] * sizeof(int32));
+	k->group_start = keep(net->group_start, (net->ngroups + 1) * sizeof(int32));
+	k->group_nodes = keep(net->group_nodes, net->group_start[net->ngroups] * sizeof(int32));
+	k->initial = keep(net->initial, net->nbase * sizeof(bool));
+	k->base_terms = palloc(Max(1, net->nbase) * sizeof(TermId));
+	for (int i = 0; i < net->nbase; i++)
+		k->base_terms[i] = term_copy(to, from, net->base_terms[i]);
+	k->input_terms = palloc(Max(1, net->ninputs) * sizeof(TermId));
+	for (int i = 0; i < net->ninputs; i++)
+		k->input_terms[i] = term_copy(to, from, net->input_terms[i]);
+	return k;
+}
+
+/* The roles in GGP order: the (role name) facts as written. */
+static TermId *
+role_terms(const Grounding *g, int *nroles)
+{
+	const Program *p = g->program;
+	const Tuples *t = &g->tuples[p->rel_role];
+	TermId	   *roles = palloc(Max(1, t->n) * sizeof(TermId));
+
+	if (t->n > GT_MAX_ROLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\" has %d roles, more than %d", p->game, t->n, GT_MAX_ROLES)));
+	for (int i = 0; i < t->n; i++)
+	{
+		roles[i] = term_arg(g->terms, t->atoms[i], 0);
+		if (term_node(g->terms, roles[i])->kind != TERM_SYMBOL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("game \"%s\": the role %s is not a name", p->game,
+							term_text(g->terms, roles[i]))));
+	}
+	*nroles = t->n;
+	return roles;
+}
+
+static const Game gdl_template = {
+	.initial = gdl_initial,
+	.legal = gdl_legal,
+	.next = gdl_next,
+	.terminal = gdl_terminal,
+	.goals = gdl_goals,
+	.control = gdl_control,
+	.mover = gdl_mover,
+	.perft = gdl_perft,
+	.encode_state = gdl_encode_state,
+	.decode_state = gdl_decode_state,
+	.encode_action = gdl_encode_action,
+	.board = gdl_board,
+};
+
+const Game *
+gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stats)
+{
+	MemoryContext game_cxt = CurrentMemoryContext;
+	MemoryContext work = AllocSetContextCreate(game_cxt, "gametree GDL grounding",
+											   ALLOCSET_DEFAULT_SIZES);
+	Program    *p;
+	Grounding  *g;
+	Propnet    *net;
+	TermId	   *roles;
+	int			nroles;
+	Game	   *game;
+	GdlRules   *r;
+	char	  **role_names;
+	int			bits = 0;
+	int64		joint = 1;
+	SymbolId	control,
+				noop;
+
+	MemoryContextSwitchTo(work);
+	p = program_build(name, kif);
+	g = ground_program(p, memory_limit);
+	roles = role_terms(g, &nroles);
+	net = propnet_build(g, roles, nroles);
+
+	MemoryContextSwitchTo(game_cxt);
+	r = palloc0(sizeof(GdlRules));
+	r->terms = term_store_create();
+	r->net = keep_network(net, g->terms, r->terms);
+	net = r->net;
+	role_names = palloc(nroles * sizeof(char *));
+	for (int i = 0; i < nroles; i++)
+	{
+		role_names[i] = pstrdup(g->terms->names[term_functor(g->terms, roles[i])]);
+		for (int j = 0; j < i; j++)
+			if (strcmp(role_names[i], role_names[j]) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+						 errmsg("game \"%s\" names the role %s twice", name, role_names[i])));
+	}
+	MemoryContextDelete(work);
+
+	r->term_base = palloc(Max(1, r->terms->nterms) * sizeof(int32));
+	memset(r->term_base, 0xff, Max(1, r->terms->nterms) * sizeof(int32));
+	control = term_symbol_lookup(r->terms, "control", 7);
+	for (int i = 0; i < net->nbase; i++)
+	{
+		r->term_base[net->base_terms[i]] = i;
+		if (term_functor(r->terms, net->base_terms[i]) == control &&
+			term_arity(r->terms, net->base_terms[i]) == 1)
+			r->has_control = true;
+	}
+	r->nwords = Max(1, (net->nbase + 63) / 64);
+	r->shift = palloc(nroles * sizeof(uint8));
+	r->mask = palloc(nroles * sizeof(uint64));
+	r->noop = palloc(nroles * sizeof(int32));
+	r->legal = palloc(nroles * sizeof(int32 *));
+	r->nlegal = palloc(nroles * sizeof(int));
+	noop = term_symbol_lookup(r->terms, "noop", 4);
+	for (int role = 0; role < nroles; role++)
+	{
+		int			count = net->role_inputs[role + 1] - net->role_inputs[role];
+		int			width = count <= 1 ? 0 : pg_leftmost_one_pos32(count - 1) + 1;
+
+		r->shift[role] = bits;
+		r->mask[role] = (UINT64CONST(1) << width) - 1;
+		bits += width;
+		joint *= Max(count, 1);
+		joint = Min(joint, GDL_MAX_JOINT_MOVES + 1);
+		r->noop[role] = -1;
+		for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
+			if (noop >= 0 && net->input_terms[i] == r->terms->symbol_term[noop])
+				r->noop[role] = i;
+		r->legal[role] = palloc(Max(1, count) * sizeof(int32));
+	}
+	if (bits > 63)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its roles' actions need %d bits to code a joint move, more than 63",
+						name, bits)));
+	r->values = palloc0(Max(1, net->nnodes));
+	r->cached = palloc(r->nwords * sizeof(uint64));
+
+	game = palloc(sizeof(Game));
+	*game = gdl_template;
+	game->name = pstrdup(name);
+	game->description = psprintf("loaded from GDL: %d roles, %d facts, %d actions", nroles,
+								 net->nbase, net->ninputs);
+	game->nroles = nroles;
+	game->roles = (const char *const *) role_names;
+	game->state_bytes = r->nwords * sizeof(uint64);
+	game->max_moves = (int) Min(joint, GDL_MAX_JOINT_MOVES);
+	game->rules = r;
+	if (stats != NULL)
+	{
+		stats->facts = net->nbase;
+		stats->actions = net->ninputs;
+		stats->rules = net->nrules;
+		stats->nodes = net->nnodes;
+	}
+	return game;
+}

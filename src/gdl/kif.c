@@ -1,0 +1,217 @@
+/*
+ * kif.c: reads the KIF text of a GDL description into terms.
+ *
+ * KIF is s-expressions: "(" and ")", symbols, variables (?name), comments
+ * from ";" to the end of the line.  GDL is case-insensitive, so symbols and
+ * variables are lower-cased.
+ */
+#include "postgres.h"
+
+#include "gdl/program.h"
+#include "miscadmin.h"
+
+/* The longest symbol or variable name: longer ones are surely not GDL. */
+#define KIF_MAX_NAME 200
+/* Most arguments of one term. */
+#define KIF_MAX_ARGS 1000
+
+typedef struct KifReader
+{
+	TermStore  *ts;
+	const char *game;
+	const char *text;
+	int			pos;
+	int			line;
+	/* variables of the sentence being read */
+	char	  **variables;
+	int			nvariables;
+	int			variable_room;
+} KifReader;
+
+static void
+skip_space(KifReader *r)
+{
+	for (;;)
+	{
+		char		c = r->text[r->pos];
+
+		if (c == '\n')
+			r->line++;
+		if (c == ';')
+		{
+			while (r->text[r->pos] != '\0' && r->text[r->pos] != '\n')
+				r->pos++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')
+		{
+			r->pos++;
+			continue;
+		}
+		return;
+	}
+}
+
+static bool
+is_delimiter(char c)
+{
+	return c == '\0' || c == '(' || c == ')' || c == ';' || c == ' ' || c == '\t' ||
+		c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int
+variable_number(KifReader *r, const char *name, int len)
+{
+	for (int i = 0; i < r->nvariables; i++)
+		if (strncmp(r->variables[i], name, len) == 0 && r->variables[i][len] == '\0')
+			return i;
+	if (r->nvariables == r->variable_room)
+	{
+		r->variable_room = Max(16, 2 * r->variable_room);
+		r->variables = r->variables == NULL ? palloc(r->variable_room * sizeof(char *)) :
+			repalloc(r->variables, r->variable_room * sizeof(char *));
+	}
+	r->variables[r->nvariables] = pnstrdup(name, len);
+	return r->nvariables++;
+}
+
+static TermId read_term(KifReader *r);
+
+/* A symbol or variable at r->pos. */
+static TermId
+read_name(KifReader *r)
+{
+	int			start = r->pos;
+	int			len;
+	char		name[KIF_MAX_NAME + 1];
+
+	while (!is_delimiter(r->text[r->pos]))
+		r->pos++;
+	len = r->pos - start;
+	if (len > KIF_MAX_NAME)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("game \"%s\", line %d: a name of %d characters is too long",
+						r->game, r->line, len),
+				 errhint("Names have at most %d characters.", KIF_MAX_NAME)));
+	for (int i = 0; i < len; i++)
+		name[i] = pg_ascii_tolower((unsigned char) r->text[start + i]);
+	name[len] = '\0';
+	if (name[0] == '?')
+	{
+		if (len == 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("game \"%s\", line %d: \"?\" without a variable name", r->game, r->line)));
+		return term_variable(r->ts, variable_number(r, name, len));
+	}
+	return term_symbol(r->ts, term_symbol_id(r->ts, name, len));
+}
+
+/* A list "( ... )" at r->pos: a function term named by its first item. */
+static TermId
+read_list(KifReader *r)
+{
+	int			open_line = r->line;
+	TermId	   *items = NULL;
+	int			nitems = 0,
+				room = 0;
+	TermId		head,
+				t;
+
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	r->pos++;					/* "(" */
+	for (;;)
+	{
+		skip_space(r);
+		if (r->text[r->pos] == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("game \"%s\", line %d: unbalanced parentheses: \"(\" is never closed",
+							r->game, open_line),
+					 errhint("Every \"(\" needs its \")\".")));
+		if (r->text[r->pos] == ')')
+		{
+			r->pos++;
+			break;
+		}
+		if (nitems == room)
+		{
+			room = Max(8, 2 * room);
+			items = items == NULL ? palloc(room * sizeof(TermId)) : repalloc(items, room * sizeof(TermId));
+		}
+		if (nitems == KIF_MAX_ARGS + 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("game \"%s\", line %d: a term with more than %d arguments",
+							r->game, open_line, KIF_MAX_ARGS)));
+		items[nitems++] = read_term(r);
+	}
+	if (nitems == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("game \"%s\", line %d: an empty list \"()\"", r->game, open_line)));
+	head = items[0];
+	if (term_node(r->ts, head)->kind != TERM_SYMBOL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("game \"%s\", line %d: a list must start with a symbol, not \"%s\"",
+						r->game, open_line,
+						term_node(r->ts, head)->kind == TERM_VARIABLE ?
+						r->variables[term_node(r->ts, head)->name] : term_text(r->ts, head)),
+				 errhint("Variables cannot name relations or functions in GDL.")));
+	t = term_function(r->ts, term_functor(r->ts, head), nitems - 1, items + 1);
+	pfree(items);
+	return t;
+}
+
+static TermId
+read_term(KifReader *r)
+{
+	skip_space(r);
+	if (r->text[r->pos] == '(')
+		return read_list(r);
+	if (r->text[r->pos] == ')')
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("game \"%s\", line %d: unbalanced parentheses: \")\" without \"(\"",
+						r->game, r->line)));
+	return read_name(r);
+}
+
+KifSentence *
+kif_parse(TermStore *ts, const char *text, int *nsentences, const char *game)
+{
+	KifReader	r = {.ts = ts,.game = game,.text = text,.line = 1};
+	KifSentence *sentences = NULL;
+	int			n = 0,
+				room = 0;
+
+	for (;;)
+	{
+		KifSentence *s;
+
+		skip_space(&r);
+		if (r.text[r.pos] == '\0')
+			break;
+		if (n == room)
+		{
+			room = Max(64, 2 * room);
+			sentences = sentences == NULL ? palloc(room * sizeof(KifSentence)) :
+				repalloc(sentences, room * sizeof(KifSentence));
+		}
+		s = &sentences[n++];
+		r.nvariables = 0;
+		r.variables = NULL;
+		r.variable_room = 0;
+		s->line = r.line;
+		s->start = r.pos;
+		s->term = read_term(&r);
+		s->end = r.pos;
+		s->variables = r.variables;
+		s->nvariables = r.nvariables;
+	}
+	*nsentences = n;
+	return sentences;
+}

@@ -1,0 +1,125 @@
+/*
+ * program.h: a GDL description as checked rules.
+ *
+ * kif.c reads KIF text into sentences; program.c turns them into rules
+ * (facts are rules without a body, "or" is multiplied out), checks them
+ * (keywords, safety, stratification, the GDL restrictions on roles, init,
+ * legal, goal and terminal) and groups them by relation.  Every error names
+ * the line of the rule at fault.
+ */
+#ifndef GAMETREE_GDL_PROGRAM_H
+#define GAMETREE_GDL_PROGRAM_H
+
+#include "gdl/term.h"
+
+/* One sentence of KIF text: a term (rules are (<= head body...)). */
+typedef struct KifSentence
+{
+	TermId		term;
+	int			line;
+	int			start;			/* byte offsets of the sentence in the text */
+	int			end;
+	char	  **variables;		/* names (with "?") by number */
+	int			nvariables;
+} KifSentence;
+
+/*
+ * Parses KIF text: symbols are lower-cased, variables are numbered in order
+ * of appearance within each sentence.  Reports syntax errors (42601) with
+ * their line.
+ */
+extern KifSentence *kif_parse(TermStore *ts, const char *text, int *nsentences,
+							  const char *game);
+
+typedef enum LiteralKind
+{
+	LIT_POSITIVE,
+	LIT_NEGATIVE,
+	LIT_DISTINCT
+} LiteralKind;
+
+typedef struct Literal
+{
+	LiteralKind kind;
+	int			relation;		/* index in Program.relations; -1 for distinct */
+	TermId		atom;			/* distinct: the two terms */
+	TermId		other;
+} Literal;
+
+typedef struct Rule
+{
+	TermId		head;
+	int			relation;		/* of the head */
+	int			nbody;
+	Literal    *body;
+	int			nvariables;
+	int			sentence;		/* index in Program.sentences, for messages */
+} Rule;
+
+/* A relation: a name and an arity. */
+typedef struct Relation
+{
+	SymbolId	name;
+	int			arity;
+	bool		dynamic;		/* depends on true or does */
+	int			component;		/* strongly connected component, in evaluation order */
+	int		   *rules;			/* indexes of the rules whose head it is */
+	int			nrules;
+} Relation;
+
+/* Relations GDL gives a meaning. */
+typedef struct Keywords
+{
+	SymbolId	role,
+				init,
+				true_,
+				next,
+				legal,
+				does,
+				goal,
+				terminal,
+				distinct,
+				not_,
+				or_,
+				and_,
+				rule,			/* "<=" */
+				base,
+				input,
+				noop,
+				control;
+} Keywords;
+
+typedef struct Program
+{
+	const char *game;			/* for messages */
+	const char *text;
+	TermStore  *terms;
+	Keywords	kw;
+	KifSentence *sentences;
+	int			nsentences;
+	Rule	   *rules;
+	int			nrules;
+	Relation   *relations;
+	int			nrelations;
+	int			ncomponents;
+	/* the relations GDL gives a meaning (present even when no rule names them) */
+	int			rel_role,
+				rel_init,
+				rel_true,
+				rel_next,
+				rel_legal,
+				rel_does,
+				rel_goal,
+				rel_terminal;
+} Program;
+
+/* Parses and checks; reports every fault with ereport(ERROR) and its line. */
+extern Program *program_build(const char *game, const char *text);
+
+/* The relation of a name and arity, or -1. */
+extern int	program_relation(const Program *p, SymbolId name, int arity);
+
+/* "line N: (<= ...)" of rule r, cut when long. */
+extern char *program_rule_text(const Program *p, int sentence);
+
+#endif

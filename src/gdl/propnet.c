@@ -1,0 +1,528 @@
+/*
+ * propnet.c: compiles a ground GDL program into a propositional network
+ * and evaluates it (see propnet.h).
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "gdl/propnet.h"
+#include "miscadmin.h"
+
+/* Atom ids to nodes: open addressing over the grounding's term ids. */
+typedef struct NodeMap
+{
+	int32	   *keys;
+	int32	   *values;
+	int			size;
+} NodeMap;
+
+static void
+map_init(NodeMap *m, int n)
+{
+	m->size = 64;
+	while (m->size < 2 * n)
+		m->size *= 2;
+	m->keys = palloc_extended(m->size * sizeof(int32), MCXT_ALLOC_HUGE);
+	m->values = palloc_extended(m->size * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(m->keys, 0xff, m->size * sizeof(int32));
+}
+
+static int
+map_slot(const NodeMap *m, int32 key)
+{
+	int			i = murmurhash32((uint32) key) & (m->size - 1);
+
+	while (m->keys[i] != key && m->keys[i] != -1)
+		i = (i + 1) & (m->size - 1);
+	return i;
+}
+
+static void
+map_put(NodeMap *m, int32 key, int32 value)
+{
+	int			i = map_slot(m, key);
+
+	m->keys[i] = key;
+	m->values[i] = value;
+}
+
+static int32
+map_get(const NodeMap *m, int32 key)
+{
+	int			i = map_slot(m, key);
+
+	return m->keys[i] == key ? m->values[i] : -1;
+}
+
+/* Sorting base facts and actions canonically. */
+static const TermStore *sort_terms;
+
+static int
+compare_by_term(const void *a, const void *b)
+{
+	return term_compare(sort_terms, *(const TermId *) a, *(const TermId *) b);
+}
+
+typedef struct Builder
+{
+	Grounding  *g;
+	Propnet    *net;
+	NodeMap		nodes;			/* atom -> node */
+	TermId	   *node_atom;
+	/* rules by head node, before they are laid out */
+	int32	   *first_rule;		/* per node: the head of a list of ground rules */
+	int32	   *next_rule;		/* per ground rule */
+	/* Tarjan over the derived nodes */
+	int32	   *index;
+	int32	   *low;
+	bool	   *on_stack;
+	int32	   *stack;
+	int			depth;
+	int			counter;
+	int32	   *order;			/* steps in evaluation order */
+	int			norder;
+	int32	   *group_of;		/* per node: its cycle group, or -1 */
+	int			ngroups;
+} Builder;
+
+static const char *
+game_name(const Builder *b)
+{
+	return b->g->program->game;
+}
+
+/* The literals of ground rule r as nodes; false when the rule can never hold. */
+static bool
+rule_literals(const Builder *b, const GroundRule *r, int32 *out, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < r->nliterals; i++)
+	{
+		int32		lit = b->g->literals[r->first + i];
+		int32		node = map_get(&b->nodes, lit >> 1);
+
+		if (node < 0)
+		{
+			/* an atom no rule derives never holds */
+			if ((lit & 1) == 0)
+				return false;
+			continue;
+		}
+		out[(*n)++] = (node << 1) | (lit & 1);
+	}
+	return true;
+}
+
+static void
+visit(Builder *b, int v)
+{
+	Propnet    *net = b->net;
+	int32		lits[256];
+	int			n;
+
+	check_stack_depth();
+	b->index[v] = b->low[v] = b->counter++;
+	b->stack[b->depth++] = v;
+	b->on_stack[v] = true;
+	for (int r = b->first_rule[v]; r >= 0; r = b->next_rule[r])
+	{
+		if (!rule_literals(b, &b->g->rules[r], lits, &n))
+			continue;
+		for (int i = 0; i < n; i++)
+		{
+			int			w = lits[i] >> 1;
+
+			if (w < net->nbase + net->ninputs)
+				continue;
+			if (b->index[w] < 0)
+			{
+				visit(b, w);
+				b->low[v] = Min(b->low[v], b->low[w]);
+			}
+			else if (b->on_stack[w])
+				b->low[v] = Min(b->low[v], b->index[w]);
+		}
+	}
+	if (b->low[v] == b->index[v])
+	{
+		int			top = b->depth;
+		bool		cyclic;
+
+		while (b->stack[--b->depth] != v)
+			;
+		cyclic = top - b->depth > 1;
+		if (!cyclic)
+		{
+			/* a node that depends on itself alone is a cycle too */
+			for (int r = b->first_rule[v]; r >= 0 && !cyclic; r = b->next_rule[r])
+				if (rule_literals(b, &b->g->rules[r], lits, &n))
+					for (int i = 0; i < n; i++)
+						cyclic |= (lits[i] >> 1) == v;
+		}
+		for (int i = b->depth; i < top; i++)
+		{
+			b->on_stack[b->stack[i]] = false;
+			b->group_of[b->stack[i]] = cyclic ? b->ngroups : -1;
+		}
+		b->order[b->norder++] = cyclic ? -(b->ngroups++ + 1) : v;
+	}
+}
+
+/* Marks in cone[] the derived nodes that the nodes marked already depend on. */
+static void
+close_cone(const Propnet *net, const Builder *b, bool *cone)
+{
+	/* steps are in dependency order: walk them backwards */
+	for (int s = b->norder - 1; s >= 0; s--)
+	{
+		int32		step = b->order[s];
+		bool		marked = false;
+
+		if (step >= 0)
+			marked = cone[step];
+		else
+			for (int i = net->group_start[-step - 1]; i < net->group_start[-step]; i++)
+				marked |= cone[net->group_nodes[i]];
+		if (!marked)
+			continue;
+		for (int k = 0; k < (step >= 0 ? 1 : net->group_start[-step] - net->group_start[-step - 1]); k++)
+		{
+			int			node = step >= 0 ? step : net->group_nodes[net->group_start[-step - 1] + k];
+
+			cone[node] = true;
+			for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+					cone[net->literals[l] >> 1] = true;
+		}
+	}
+}
+
+static int32
+step_node(const Propnet *net, int32 step)
+{
+	return step >= 0 ? step : net->group_nodes[net->group_start[-step - 1]];
+}
+
+/* The steps of a phase: those in cone and not in done, with or without inputs. */
+static void
+make_phase(Propnet *net, const Builder *b, NetPhase phase, const bool *cone, const bool *done,
+		   const bool *uses_input, int want_input)
+{
+	net->steps[phase] = palloc(Max(1, b->norder) * sizeof(int32));
+	net->nsteps[phase] = 0;
+	for (int s = 0; s < b->norder; s++)
+	{
+		int32		node = step_node(net, b->order[s]);
+
+		if (!cone[node] || (done != NULL && done[node]))
+			continue;
+		if (want_input >= 0 && uses_input[node] != (want_input == 1))
+			continue;
+		net->steps[phase][net->nsteps[phase]++] = b->order[s];
+	}
+}
+
+static bool *
+new_flags(const Propnet *net)
+{
+	return palloc0(net->nnodes * sizeof(bool));
+}
+
+Propnet *
+propnet_build(Grounding *g, const TermId *roles, int nroles)
+{
+	Program    *p = g->program;
+	TermStore  *ts = g->terms;
+	const Tuples *base = &g->tuples[p->rel_true];
+	const Tuples *inputs = &g->tuples[p->rel_does];
+	Propnet    *net = palloc0(sizeof(Propnet));
+	Builder		b = {.g = g,.net = net};
+	TermId	   *facts = palloc(Max(1, base->n) * sizeof(TermId));
+	int			nderived = 0;
+	int32	   *layout;
+	int			nrules = 0,
+				nliterals = 0;
+	bool	   *cone,
+			   *done,
+			   *terminal_cone,
+			   *uses_input;
+
+	net->nroles = nroles;
+
+	/* base nodes: the facts of true, in canonical order */
+	for (int i = 0; i < base->n; i++)
+		facts[i] = term_arg(ts, base->atoms[i], 0);
+	sort_terms = ts;
+	qsort(facts, base->n, sizeof(TermId), compare_by_term);
+	net->nbase = base->n;
+
+	/* input nodes: actions, by role, in canonical order */
+	net->role_inputs = palloc0((nroles + 1) * sizeof(int32));
+	net->input_terms = palloc(Max(1, inputs->n) * sizeof(TermId));
+	for (int r = 0; r < nroles; r++)
+	{
+		int			start = net->ninputs;
+
+		net->role_inputs[r] = start;
+		for (int i = 0; i < inputs->n; i++)
+			if (term_arg(ts, inputs->atoms[i], 0) == roles[r])
+				net->input_terms[net->ninputs++] = term_arg(ts, inputs->atoms[i], 1);
+		qsort(net->input_terms + start, net->ninputs - start, sizeof(TermId), compare_by_term);
+	}
+	net->role_inputs[nroles] = net->ninputs;
+
+	/* derived nodes: the heads of ground rules */
+	map_init(&b.nodes, base->n + inputs->n + g->nrules);
+	b.node_atom = palloc_extended((base->n + inputs->n + g->nrules + 1) * sizeof(TermId), MCXT_ALLOC_HUGE);
+	net->base_terms = palloc(Max(1, base->n) * sizeof(TermId));
+	for (int i = 0; i < base->n; i++)
+	{
+		TermId		atom = term_function(ts, p->kw.true_, 1, &facts[i]);
+
+		net->base_terms[i] = facts[i];
+		map_put(&b.nodes, atom, i);
+		b.node_atom[i] = atom;
+	}
+	for (int r = 0; r < nroles; r++)
+		for (int i = net->role_inputs[r]; i < net->role_inputs[r + 1]; i++)
+		{
+			TermId		args[2] = {roles[r], net->input_terms[i]};
+			TermId		atom = term_function(ts, p->kw.does, 2, args);
+
+			map_put(&b.nodes, atom, net->nbase + i);
+			b.node_atom[net->nbase + i] = atom;
+		}
+	net->nnodes = net->nbase + net->ninputs;
+	for (int r = 0; r < g->nrules; r++)
+		if (map_get(&b.nodes, g->rules[r].head) < 0)
+		{
+			map_put(&b.nodes, g->rules[r].head, net->nnodes);
+			b.node_atom[net->nnodes++] = g->rules[r].head;
+			nderived++;
+		}
+	b.first_rule = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(b.first_rule, 0xff, net->nnodes * sizeof(int32));
+	b.next_rule = palloc_extended(Max(1, g->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int r = g->nrules - 1; r >= 0; r--)
+	{
+		int32		head = map_get(&b.nodes, g->rules[r].head);
+
+		b.next_rule[r] = b.first_rule[head];
+		b.first_rule[head] = r;
+	}
+
+	/* evaluation order */
+	b.index = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	b.low = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	b.on_stack = palloc_extended(net->nnodes * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	b.stack = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	b.order = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	b.group_of = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int v = 0; v < net->nnodes; v++)
+	{
+		b.index[v] = -1;
+		b.group_of[v] = -1;
+	}
+	for (int v = net->nbase + net->ninputs; v < net->nnodes; v++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (b.index[v] < 0)
+			visit(&b, v);
+	}
+
+	/* lay the rules out by node, and the cycle groups */
+	net->rule_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	net->literal_start = palloc_extended((g->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	net->literals = palloc_extended(Max(1, g->nliterals) * sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int v = 0; v < net->nnodes; v++)
+	{
+		net->rule_start[v] = nrules;
+		for (int r = b.first_rule[v]; r >= 0; r = b.next_rule[r])
+		{
+			int			n;
+
+			if (!rule_literals(&b, &g->rules[r], net->literals + nliterals, &n))
+				continue;
+			net->literal_start[nrules++] = nliterals;
+			nliterals += n;
+		}
+	}
+	net->rule_start[net->nnodes] = nrules;
+	net->literal_start[nrules] = nliterals;
+	net->nrules = nrules;
+	net->ngroups = b.ngroups;
+	net->group_start = palloc((b.ngroups + 1) * sizeof(int32));
+	net->group_nodes = palloc(Max(1, nderived) * sizeof(int32));
+	layout = palloc0((b.ngroups + 1) * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+		if (b.group_of[v] >= 0)
+			layout[b.group_of[v] + 1]++;
+	for (int k = 0; k < b.ngroups; k++)
+		layout[k + 1] += layout[k];
+	memcpy(net->group_start, layout, (b.ngroups + 1) * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+		if (b.group_of[v] >= 0)
+			net->group_nodes[layout[b.group_of[v]]++] = v;
+
+	/* outputs */
+	net->input_legal = palloc(Max(1, net->ninputs) * sizeof(int32));
+	for (int r = 0; r < nroles; r++)
+		for (int i = net->role_inputs[r]; i < net->role_inputs[r + 1]; i++)
+		{
+			TermId		args[2] = {roles[r], net->input_terms[i]};
+			TermId		atom = term_function_lookup(ts, p->kw.legal, 2, args);
+
+			net->input_legal[i] = atom == NO_TERM ? -1 : map_get(&b.nodes, atom);
+		}
+	net->base_next = palloc(Max(1, net->nbase) * sizeof(int32));
+	net->initial = palloc0(Max(1, net->nbase) * sizeof(bool));
+	for (int i = 0; i < net->nbase; i++)
+	{
+		TermId		atom = term_function_lookup(ts, p->kw.next, 1, &net->base_terms[i]);
+
+		net->base_next[i] = atom == NO_TERM ? -1 : map_get(&b.nodes, atom);
+		atom = term_function_lookup(ts, p->kw.init, 1, &net->base_terms[i]);
+		net->initial[i] = atom != NO_TERM && tuples_find(&g->tuples[p->rel_init], atom) >= 0;
+	}
+	net->terminal = map_get(&b.nodes, term_symbol(ts, p->kw.terminal));
+	net->goals = palloc(Max(1, g->tuples[p->rel_goal].n) * sizeof(NetGoal));
+	for (int v = net->nbase + net->ninputs; v < net->nnodes; v++)
+	{
+		TermId		atom = b.node_atom[v];
+		const TermNode *n = term_node(ts, atom);
+		NetGoal    *goal;
+		int32		value;
+
+		if (n->kind != TERM_FUNCTION || n->name != p->kw.goal || n->nargs != 2)
+			continue;
+		goal = &net->goals[net->ngoals];
+		goal->role = -1;
+		for (int r = 0; r < nroles; r++)
+			if (term_arg(ts, atom, 0) == roles[r])
+				goal->role = r;
+		if (goal->role < 0)
+			continue;
+		value = term_node(ts, term_arg(ts, atom, 1))->kind == TERM_SYMBOL ?
+			ts->number[term_functor(ts, term_arg(ts, atom, 1))] : -1;
+		if (value < 0 || value > 100)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("game \"%s\": the goal %s is not a number from 0 to 100",
+							game_name(&b), term_text(ts, atom))));
+		goal->value = value;
+		goal->node = v;
+		net->ngoals++;
+	}
+
+	/* phases */
+	uses_input = new_flags(net);
+	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
+		uses_input[i] = true;
+	for (int s = 0; s < b.norder; s++)
+	{
+		int32		step = b.order[s];
+		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
+		int			last = step >= 0 ? 1 : net->group_start[-step];
+		bool		any = false;
+
+		for (int k = first; k < last; k++)
+		{
+			int			node = step >= 0 ? step : net->group_nodes[k];
+
+			for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+					any |= uses_input[net->literals[l] >> 1];
+		}
+		for (int k = first; k < last; k++)
+			uses_input[step >= 0 ? step : net->group_nodes[k]] = any;
+	}
+	done = new_flags(net);
+
+	cone = new_flags(net);
+	if (net->terminal >= 0)
+		cone[net->terminal] = true;
+	close_cone(net, &b, cone);
+	make_phase(net, &b, PHASE_TERMINAL, cone, NULL, uses_input, -1);
+	memcpy(done, cone, net->nnodes * sizeof(bool));
+	terminal_cone = cone;
+
+	cone = new_flags(net);
+	for (int i = 0; i < net->ninputs; i++)
+		if (net->input_legal[i] >= 0)
+			cone[net->input_legal[i]] = true;
+	close_cone(net, &b, cone);
+	make_phase(net, &b, PHASE_LEGAL, cone, done, uses_input, -1);
+	for (int v = 0; v < net->nnodes; v++)
+		done[v] |= cone[v];
+
+	/* goal runs after terminal alone */
+	cone = new_flags(net);
+	for (int i = 0; i < net->ngoals; i++)
+		cone[net->goals[i].node] = true;
+	close_cone(net, &b, cone);
+	make_phase(net, &b, PHASE_GOAL, cone, terminal_cone, uses_input, -1);
+
+	cone = new_flags(net);
+	for (int i = 0; i < net->nbase; i++)
+		if (net->base_next[i] >= 0)
+			cone[net->base_next[i]] = true;
+	close_cone(net, &b, cone);
+	make_phase(net, &b, PHASE_STATE, cone, done, uses_input, 0);
+	make_phase(net, &b, PHASE_MOVE, cone, NULL, uses_input, 1);
+	return net;
+}
+
+static inline bool
+node_holds(const Propnet *net, const uint8 *values, int32 node)
+{
+	for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+	{
+		int			l = net->literal_start[r],
+					end = net->literal_start[r + 1];
+
+		/* a literal fails when the node's value equals its negation bit */
+		while (l < end && values[net->literals[l] >> 1] != (net->literals[l] & 1))
+			l++;
+		if (l == end)
+			return true;
+	}
+	return false;
+}
+
+void
+propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
+{
+	const int32 *steps = net->steps[phase];
+	int			n = net->nsteps[phase];
+
+	for (int s = 0; s < n; s++)
+	{
+		int32		step = steps[s];
+
+		if (likely(step >= 0))
+			values[step] = node_holds(net, values, step);
+		else
+		{
+			int			first = net->group_start[-step - 1],
+						last = net->group_start[-step];
+			bool		changed = true;
+
+			for (int k = first; k < last; k++)
+				values[net->group_nodes[k]] = 0;
+			while (changed)
+			{
+				changed = false;
+				for (int k = first; k < last; k++)
+				{
+					int32		node = net->group_nodes[k];
+
+					if (!values[node] && node_holds(net, values, node))
+					{
+						values[node] = 1;
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,73 @@
+/*
+ * propnet.h: a ground GDL program compiled for evaluation.
+ *
+ * Nodes are the facts of a state (base nodes, one bit each in a state),
+ * the actions of the roles (input nodes, grouped by role) and the atoms the
+ * rules derive, in an order where each node comes after those it depends
+ * on (nodes that depend on each other positively are evaluated together to
+ * a fixpoint).  A derived node holds when one of its rules does, a rule
+ * when all of its literals do.  Evaluation is split into phases, so that
+ * legal() does not compute next facts and next() does not recompute what
+ * depends on the state alone.
+ */
+#ifndef GAMETREE_GDL_PROPNET_H
+#define GAMETREE_GDL_PROPNET_H
+
+#include "gdl/ground.h"
+
+typedef enum NetPhase
+{
+	PHASE_TERMINAL,				/* terminal */
+	PHASE_LEGAL,				/* legal, after terminal */
+	PHASE_GOAL,					/* goal, after terminal */
+	PHASE_STATE,				/* what next needs of the state alone, after legal */
+	PHASE_MOVE,					/* what next needs of the actions */
+	NUM_PHASES
+} NetPhase;
+
+typedef struct NetGoal
+{
+	int			role;
+	int			value;
+	int32		node;
+} NetGoal;
+
+typedef struct Propnet
+{
+	int			nnodes;
+	int			nbase;			/* nodes [0, nbase) */
+	int			ninputs;		/* nodes [nbase, nbase + ninputs) */
+	int			nroles;
+	int32	   *role_inputs;	/* nroles + 1: role r's inputs are [role_inputs[r], role_inputs[r+1]) */
+	int32	   *rule_start;		/* nnodes + 1: the rules of each node */
+	int32	   *literal_start;	/* per rule + 1 */
+	int32	   *literals;		/* node << 1 | negated */
+	int32	   *input_legal;	/* per input: its legal node, or -1 (never legal) */
+	int32	   *base_next;		/* per base node: its next node, or -1 (never next) */
+	int32		terminal;		/* node, or -1 (never terminal) */
+	NetGoal    *goals;
+	int			ngoals;
+	/* steps of each phase: a node, or -(g + 1) for cycle group g */
+	int32	   *steps[NUM_PHASES];
+	int			nsteps[NUM_PHASES];
+	int32	   *group_start;	/* per group + 1, into group_nodes */
+	int32	   *group_nodes;
+	int			ngroups;
+	int			nrules;
+	/* what the nodes stand for (in the grounding's term store) */
+	TermId	   *base_terms;		/* the fact X of (true X) */
+	TermId	   *input_terms;	/* the action A of (does R A) */
+	bool	   *initial;		/* per base node: in the initial state */
+} Propnet;
+
+/*
+ * Compiles a grounding; roles[] are the role terms in GGP order.  Errors
+ * (goals outside 0..100, actions of unknown roles) are reported with the
+ * game's name.
+ */
+extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
+
+/* Evaluates the steps of one phase into values[] (0 or 1 per node). */
+extern void propnet_run(const Propnet *net, NetPhase phase, uint8 *values);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * term.c: interned symbols and hash-consed terms of GDL (see term.h).
+ */
+#include "postgres.h"
+
+#include "gdl/term.h"
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#define INITIAL_ROOM 256
+
+static void *
+store_alloc(TermStore *ts, Size size)
+{
+	return MemoryContextAllocHuge(ts->cxt, size);
+}
+
+static int32 *
+new_buckets(TermStore *ts, int n)
+{
+	int32	   *b = store_alloc(ts, n * sizeof(int32));
+
+	memset(b, 0xff, n * sizeof(int32));
+	return b;
+}
+
+TermStore *
+term_store_create(void)
+{
+	TermStore  *ts = palloc0(sizeof(TermStore));
+
+	ts->cxt = CurrentMemoryContext;
+	ts->symbol_room = INITIAL_ROOM;
+	ts->names = store_alloc(ts, ts->symbol_room * sizeof(char *));
+	ts->symbol_term = store_alloc(ts, ts->symbol_room * sizeof(TermId));
+	ts->number = store_alloc(ts, ts->symbol_room * sizeof(int32));
+	ts->symbol_chain = store_alloc(ts, ts->symbol_room * sizeof(int32));
+	ts->nsymbol_buckets = INITIAL_ROOM;
+	ts->symbol_buckets = new_buckets(ts, ts->nsymbol_buckets);
+
+	ts->term_room = INITIAL_ROOM;
+	ts->nodes = store_alloc(ts, ts->term_room * sizeof(TermNode));
+	ts->term_chain = store_alloc(ts, ts->term_room * sizeof(int32));
+	ts->nterm_buckets = INITIAL_ROOM;
+	ts->term_buckets = new_buckets(ts, ts->nterm_buckets);
+	ts->argpool_room = INITIAL_ROOM;
+	ts->argpool = store_alloc(ts, ts->argpool_room * sizeof(TermId));
+	return ts;
+}
+
+static uint32
+name_hash(const char *name, int len)
+{
+	return hash_bytes((const unsigned char *) name, len);
+}
+
+/* The integer a symbol spells ("0", "42"; no sign, no leading zero), or -1. */
+static int32
+symbol_number(const char *name, int len)
+{
+	int64		value = 0;
+
+	if (len == 0 || len > 9 || (len > 1 && name[0] == '0'))
+		return -1;
+	for (int i = 0; i < len; i++)
+	{
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		value = value * 10 + (name[i] - '0');
+	}
+	return (int32) value;
+}
+
+SymbolId
+term_symbol_lookup(const TermStore *ts, const char *name, int len)
+{
+	uint32		h = name_hash(name, len) & (ts->nsymbol_buckets - 1);
+
+	for (int32 s = ts->symbol_buckets[h]; s >= 0; s = ts->symbol_chain[s])
+		if (strncmp(ts->names[s], name, len) == 0 && ts->names[s][len] == '\0')
+			return s;
+	return -1;
+}
+
+static void
+rehash_symbols(TermStore *ts)
+{
+	ts->nsymbol_buckets *= 2;
+	pfree(ts->symbol_buckets);
+	ts->symbol_buckets = new_buckets(ts, ts->nsymbol_buckets);
+	for (int s = 0; s < ts->nsymbols; s++)
+	{
+		uint32		h = name_hash(ts->names[s], strlen(ts->names[s])) & (ts->nsymbol_buckets - 1);
+
+		ts->symbol_chain[s] = ts->symbol_buckets[h];
+		ts->symbol_buckets[h] = s;
+	}
+}
+
+SymbolId
+term_symbol_id(TermStore *ts, const char *name, int len)
+{
+	SymbolId	s = term_symbol_lookup(ts, name, len);
+	uint32		h;
+	char	   *copy;
+
+	if (s >= 0)
+		return s;
+	if (ts->nsymbols == ts->symbol_room)
+	{
+		ts->symbol_room *= 2;
+		ts->names = repalloc_huge(ts->names, ts->symbol_room * sizeof(char *));
+		ts->symbol_term = repalloc_huge(ts->symbol_term, ts->symbol_room * sizeof(TermId));
+		ts->number = repalloc_huge(ts->number, ts->symbol_room * sizeof(int32));
+		ts->symbol_chain = repalloc_huge(ts->symbol_chain, ts->symbol_room * sizeof(int32));
+	}
+	s = ts->nsymbols++;
+	copy = store_alloc(ts, len + 1);
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	ts->names[s] = copy;
+	ts->number[s] = symbol_number(name, len);
+	ts->symbol_term[s] = NO_TERM;
+	if (ts->nsymbols > ts->nsymbol_buckets)
+		rehash_symbols(ts);
+	else
+	{
+		h = name_hash(name, len) & (ts->nsymbol_buckets - 1);
+		ts->symbol_chain[s] = ts->symbol_buckets[h];
+		ts->symbol_buckets[h] = s;
+	}
+	ts->symbol_term[s] = term_function(ts, s, -1, NULL);
+	return s;
+}
+
+/* nargs -1: the symbol itself; -2: a variable. */
+static uint32
+term_hash(int kind, int32 name, int nargs, const TermId *args)
+{
+	uint32		h = hash_combine((uint32) kind * 0x9e3779b9, (uint32) name);
+
+	for (int i = 0; i < nargs; i++)
+		h = hash_combine(h, (uint32) args[i]);
+	return h;
+}
+
+static bool
+term_equals(const TermStore *ts, TermId t, int kind, int32 name, int nargs, const TermId *args)
+{
+	const TermNode *n = &ts->nodes[t];
+
+	if (n->kind != kind || n->name != name)
+		return false;
+	if (kind != TERM_FUNCTION)
+		return true;
+	if (n->nargs != nargs)
+		return false;
+	return memcmp(&ts->argpool[n->args], args, nargs * sizeof(TermId)) == 0;
+}
+
+static TermId
+find_term(const TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
+{
+	uint32		h = term_hash(kind, name, Max(nargs, 0), args) & (ts->nterm_buckets - 1);
+
+	for (int32 t = ts->term_buckets[h]; t >= 0; t = ts->term_chain[t])
+		if (term_equals(ts, t, kind, name, nargs, args))
+			return t;
+	return NO_TERM;
+}
+
+static void
+rehash_terms(TermStore *ts)
+{
+	ts->nterm_buckets *= 2;
+	pfree(ts->term_buckets);
+	ts->term_buckets = new_buckets(ts, ts->nterm_buckets);
+	for (int t = 0; t < ts->nterms; t++)
+	{
+		const TermNode *n = &ts->nodes[t];
+		uint32		h = term_hash(n->kind, n->name, n->kind == TERM_FUNCTION ? n->nargs : 0,
+								  &ts->argpool[n->args]) & (ts->nterm_buckets - 1);
+
+		ts->term_chain[t] = ts->term_buckets[h];
+		ts->term_buckets[h] = t;
+	}
+}
+
+static TermId
+add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
+{
+	TermId		t = find_term(ts, kind, name, nargs, args);
+	TermNode   *n;
+	uint32		h;
+
+	if (t != NO_TERM)
+		return t;
+	if (ts->nterms == ts->term_room)
+	{
+		ts->term_room *= 2;
+		ts->nodes = repalloc_huge(ts->nodes, ts->term_room * sizeof(TermNode));
+		ts->term_chain = repalloc_huge(ts->term_chain, ts->term_room * sizeof(int32));
+	}
+	if (nargs > 0 && ts->nargpool + nargs > ts->argpool_room)
+	{
+		while (ts->nargpool + nargs > ts->argpool_room)
+			ts->argpool_room *= 2;
+		ts->argpool = repalloc_huge(ts->argpool, ts->argpool_room * sizeof(TermId));
+	}
+	t = ts->nterms++;
+	n = &ts->nodes[t];
+	n->kind = kind;
+	n->name = name;
+	n->nargs = Max(nargs, 0);
+	n->args = ts->nargpool;
+	n->ground = kind != TERM_VARIABLE;
+	for (int i = 0; i < nargs; i++)
+	{
+		ts->argpool[ts->nargpool++] = args[i];
+		n->ground &= ts->nodes[args[i]].ground;
+	}
+	if (ts->nterms > ts->nterm_buckets)
+		rehash_terms(ts);
+	else
+	{
+		h = term_hash(kind, name, Max(nargs, 0), args) & (ts->nterm_buckets - 1);
+		ts->term_chain[t] = ts->term_buckets[h];
+		ts->term_buckets[h] = t;
+	}
+	return t;
+}
+
+TermId
+term_symbol(TermStore *ts, SymbolId sym)
+{
+	return ts->symbol_term[sym];
+}
+
+TermId
+term_variable(TermStore *ts, int number)
+{
+	return add_term(ts, TERM_VARIABLE, number, -2, NULL);
+}
+
+TermId
+term_function(TermStore *ts, SymbolId name, int nargs, const TermId *args)
+{
+	if (nargs < 0)
+		return add_term(ts, TERM_SYMBOL, name, -1, NULL);
+	Assert(nargs <= PG_UINT16_MAX);
+	return add_term(ts, TERM_FUNCTION, name, nargs, args);
+}
+
+TermId
+term_function_lookup(const TermStore *ts, SymbolId name, int nargs, const TermId *args)
+{
+	return find_term(ts, TERM_FUNCTION, name, nargs, args);
+}
+
+TermId
+term_copy(TermStore *to, const TermStore *from, TermId t)
+{
+	const TermNode *n = term_node(from, t);
+	const char *name = n->kind == TERM_VARIABLE ? NULL : from->names[n->name];
+	TermId	   *args;
+	TermId		copy;
+
+	check_stack_depth();
+	if (n->kind == TERM_VARIABLE)
+		return term_variable(to, n->name);
+	if (n->kind == TERM_SYMBOL)
+		return term_symbol(to, term_symbol_id(to, name, strlen(name)));
+	args = palloc(n->nargs * sizeof(TermId));
+	for (int i = 0; i < n->nargs; i++)
+		args[i] = term_copy(to, from, term_arg(from, t, i));
+	copy = term_function(to, term_symbol_id(to, name, strlen(name)), n->nargs, args);
+	pfree(args);
+	return copy;
+}
+
+static int
+symbol_compare(const TermStore *ts, SymbolId a, SymbolId b)
+{
+	int32		na = ts->number[a],
+				nb = ts->number[b];
+
+	if (a == b)
+		return 0;
+	if (na >= 0 || nb >= 0)
+	{
+		if (na < 0)
+			return 1;
+		if (nb < 0)
+			return -1;
+		return na < nb ? -1 : 1;
+	}
+	return strcmp(ts->names[a], ts->names[b]);
+}
+
+int
+term_compare(const TermStore *ts, TermId a, TermId b)
+{
+	const TermNode *na = term_node(ts, a);
+	const TermNode *nb = term_node(ts, b);
+	int			c;
+
+	if (a == b)
+		return 0;
+	if (na->kind != nb->kind)
+		return na->kind < nb->kind ? -1 : 1;
+	if (na->kind == TERM_VARIABLE)
+		return na->name < nb->name ? -1 : 1;
+	c = symbol_compare(ts, na->name, nb->name);
+	if (c != 0 || na->kind == TERM_SYMBOL)
+		return c;
+	if (na->nargs != nb->nargs)
+		return na->nargs < nb->nargs ? -1 : 1;
+	for (int i = 0; i < na->nargs; i++)
+	{
+		c = term_compare(ts, term_arg(ts, a, i), term_arg(ts, b, i));
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+void
+term_append_text(const TermStore *ts, TermId t, StringInfo out)
+{
+	const TermNode *n = term_node(ts, t);
+
+	switch (n->kind)
+	{
+		case TERM_SYMBOL:
+			appendStringInfoString(out, ts->names[n->name]);
+			break;
+		case TERM_VARIABLE:
+			appendStringInfo(out, "?v%d", n->name);
+			break;
+		case TERM_FUNCTION:
+			appendStringInfo(out, "(%s", ts->names[n->name]);
+			for (int i = 0; i < n->nargs; i++)
+			{
+				appendStringInfoChar(out, ' ');
+				term_append_text(ts, term_arg(ts, t, i), out);
+			}
+			appendStringInfoChar(out, ')');
+			break;
+	}
+}
+
+char *
+term_text(const TermStore *ts, TermId t)
+{
+	StringInfoData out;
+
+	initStringInfo(&out);
+	term_append_text(ts, t, &out);
+	return out.data;
+}
