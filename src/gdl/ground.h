@@ -14,6 +14,14 @@
 
 #include "gdl/program.h"
 
+/*
+ * Argument paths of an atom that atoms are looked up by: argument i is path
+ * i * PATH_STRIDE, argument j of a function term there path i * PATH_STRIDE
+ * + 1 + j (j < PATH_STRIDE - 1), so (true (cell ?x 3 ?p)) finds atoms by
+ * the 3 inside.
+ */
+#define PATH_STRIDE 8
+
 /* The atoms of one relation, in order of derivation. */
 typedef struct Tuples
 {
@@ -24,11 +32,14 @@ typedef struct Tuples
 	int32	   *set_keys;
 	int32	   *set_values;
 	int			set_size;		/* a power of two */
-	/* per argument: the last atom with a given argument, and earlier ones */
-	int32	  **arg_keys;
-	int32	  **arg_last;
-	int			arg_size;		/* a power of two */
-	int32	  **arg_previous;	/* per argument, per atom index */
+	/* index: (path, term) -> the last atom with that term there, and how many */
+	int64	   *index_keys;
+	int32	   *index_last;
+	int32	   *index_count;
+	int			index_size;		/* a power of two */
+	int			index_used;
+	int			npaths;
+	int32	  **previous;		/* per path, per atom: the atom before with the same term there */
 } Tuples;
 
 /* A ground rule: head :- literals; a literal is atom << 1 | negated. */
