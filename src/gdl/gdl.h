@@ -22,6 +22,7 @@ typedef struct GdlStats
 	int			actions;		/* of all roles */
 	int			rules;			/* ground rules */
 	int			nodes;			/* nodes of the network */
+	bool		prover;			/* evaluated by the prover: the network would not fit */
 } GdlStats;
 
 /*

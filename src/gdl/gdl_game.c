@@ -18,7 +18,7 @@
 
 #include "core/jsonfacts.h"
 #include "gdl/gdl.h"
-#include "gdl/propnet.h"
+#include "gdl/prover.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/fmgrprotos.h"
@@ -528,11 +528,26 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 
 	MemoryContextSwitchTo(work);
 	p = program_build(name, kif);
-	g = ground_program(p, memory_limit);
-	roles = role_terms(g, &nroles);
-	net = propnet_build(g, roles, nroles);
+	g = ground_program(p, memory_limit / 4, true);
+	if (!g->over_budget)
+	{
+		roles = role_terms(g, &nroles);
+		net = propnet_build(g, roles, nroles);
+		MemoryContextSwitchTo(game_cxt);
+	}
+	else
+	{
+		/* too large a network: the prover, which the game keeps with its grounding */
+		MemoryContextSwitchTo(game_cxt);
+		MemoryContextDelete(work);
+		work = NULL;
+		p = program_build(name, kif);
+		g = ground_program(p, memory_limit, false);
+		roles = role_terms(g, &nroles);
+		net = propnet_outputs(g, roles, nroles);
+		net->prover = prover_create(g, net, roles);
+	}
 
-	MemoryContextSwitchTo(game_cxt);
 	r = palloc0(sizeof(GdlRules));
 	r->terms = term_store_create();
 	r->net = keep_network(net, g->terms, r->terms);
@@ -547,7 +562,8 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 						(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
 						 errmsg("game \"%s\" names the role %s twice", name, role_names[i])));
 	}
-	MemoryContextDelete(work);
+	if (work != NULL)
+		MemoryContextDelete(work);
 
 	r->term_base = palloc(Max(1, r->terms->nterms) * sizeof(int32));
 	memset(r->term_base, 0xff, Max(1, r->terms->nterms) * sizeof(int32));
@@ -606,6 +622,7 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 		stats->actions = net->ninputs;
 		stats->rules = net->nrules;
 		stats->nodes = net->nnodes;
+		stats->prover = net->prover != NULL;
 	}
 	return game;
 }

@@ -12,35 +12,7 @@
 #ifndef GAMETREE_GDL_GROUND_H
 #define GAMETREE_GDL_GROUND_H
 
-#include "gdl/program.h"
-
-/*
- * Argument paths of an atom that atoms are looked up by: argument i is path
- * i * PATH_STRIDE, argument j of a function term there path i * PATH_STRIDE
- * + 1 + j (j < PATH_STRIDE - 1), so (true (cell ?x 3 ?p)) finds atoms by
- * the 3 inside.
- */
-#define PATH_STRIDE 8
-
-/* The atoms of one relation, in order of derivation. */
-typedef struct Tuples
-{
-	TermId	   *atoms;
-	int			n;
-	int			room;
-	/* set: atom id -> index in atoms */
-	int32	   *set_keys;
-	int32	   *set_values;
-	int			set_size;		/* a power of two */
-	/* index: (path, term) -> the last atom with that term there, and how many */
-	int64	   *index_keys;
-	int32	   *index_last;
-	int32	   *index_count;
-	int			index_size;		/* a power of two */
-	int			index_used;
-	int			npaths;
-	int32	  **previous;		/* per path, per atom: the atom before with the same term there */
-} Tuples;
+#include "gdl/join.h"
 
 /* A ground rule: head :- literals; a literal is atom << 1 | negated. */
 typedef struct GroundRule
@@ -64,15 +36,17 @@ typedef struct Grounding
 	Size		memory_limit;	/* bytes */
 	MemoryContext cxt;
 	int			allocations;	/* since memory was last checked */
+	bool		network;		/* all relations and ground rules, not domains alone */
+	bool		over_budget;	/* network: memory_limit was reached, grounding stopped */
 } Grounding;
 
 /*
  * Grounds program p in the current memory context, which must hold
- * nothing else: memory_limit bounds what it holds.
+ * nothing else; memory_limit bounds what it holds.  network false: the
+ * static relations and what can ever hold of true and does, for the
+ * prover; an error past memory_limit.  network true: every relation and
+ * the ground rules; past memory_limit it stops and sets over_budget.
  */
-extern Grounding *ground_program(Program *p, Size memory_limit);
-
-/* Index of atom in t, or -1. */
-extern int	tuples_find(const Tuples *t, TermId atom);
+extern Grounding *ground_program(Program *p, Size memory_limit, bool network);
 
 #endif

@@ -273,8 +273,8 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	GdlStats	stats;
 	LoadedGame *entry;
 	Datum	   *roles;
-	Datum		values[6];
-	bool		nulls[6] = {false};
+	Datum		values[7];
+	bool		nulls[7] = {false};
 	int			level;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -322,6 +322,7 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	values[3] = Int32GetDatum(stats.actions);
 	values[4] = Int32GetDatum(stats.rules);
 	values[5] = Int32GetDatum(stats.nodes);
+	values[6] = CStringGetTextDatum(stats.prover ? "prover" : "network");
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 

@@ -5,7 +5,8 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
-#include "gdl/propnet.h"
+#include "core/game.h"
+#include "gdl/prover.h"
 #include "miscadmin.h"
 
 /* Atom ids to nodes: open addressing over the grounding's term ids. */
@@ -228,35 +229,25 @@ new_flags(const Propnet *net)
 	return palloc0(net->nnodes * sizeof(bool));
 }
 
-Propnet *
-propnet_build(Grounding *g, const TermId *roles, int nroles)
+/*
+ * Base nodes (the facts of true, in canonical order) and input nodes (the
+ * actions, by role, in canonical order) of net; returns the facts.
+ */
+static TermId *
+layout_inputs(Propnet *net, Grounding *g, const TermId *roles, int nroles)
 {
 	Program    *p = g->program;
 	TermStore  *ts = g->terms;
 	const Tuples *base = &g->tuples[p->rel_true];
 	const Tuples *inputs = &g->tuples[p->rel_does];
-	Propnet    *net = palloc0(sizeof(Propnet));
-	Builder		b = {.g = g,.net = net};
 	TermId	   *facts = palloc(Max(1, base->n) * sizeof(TermId));
-	int			nderived = 0;
-	int32	   *layout;
-	int			nrules = 0,
-				nliterals = 0;
-	bool	   *cone,
-			   *done,
-			   *terminal_cone,
-			   *uses_input;
 
 	net->nroles = nroles;
-
-	/* base nodes: the facts of true, in canonical order */
 	for (int i = 0; i < base->n; i++)
 		facts[i] = term_arg(ts, base->atoms[i], 0);
 	sort_terms = ts;
 	qsort(facts, base->n, sizeof(TermId), compare_by_term);
 	net->nbase = base->n;
-
-	/* input nodes: actions, by role, in canonical order */
 	net->role_inputs = palloc0((nroles + 1) * sizeof(int32));
 	net->input_terms = palloc(Max(1, inputs->n) * sizeof(TermId));
 	for (int r = 0; r < nroles; r++)
@@ -270,16 +261,82 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 		qsort(net->input_terms + start, net->ninputs - start, sizeof(TermId), compare_by_term);
 	}
 	net->role_inputs[nroles] = net->ninputs;
+	net->base_terms = facts;
+	net->initial = palloc0(Max(1, net->nbase) * sizeof(bool));
+	for (int i = 0; i < net->nbase; i++)
+	{
+		TermId		atom = term_function_lookup(ts, p->kw.init, 1, &facts[i]);
+
+		net->initial[i] = atom != NO_TERM && tuples_find(&g->tuples[p->rel_init], atom) >= 0;
+	}
+	return facts;
+}
+
+Propnet *
+propnet_outputs(Grounding *g, const TermId *roles, int nroles)
+{
+	Propnet    *net = palloc0(sizeof(Propnet));
+	int			node;
+
+	layout_inputs(net, g, roles, nroles);
+	node = net->nbase + net->ninputs;
+	net->input_legal = palloc(Max(1, net->ninputs) * sizeof(int32));
+	for (int i = 0; i < net->ninputs; i++)
+		net->input_legal[i] = node++;
+	net->base_next = palloc(Max(1, net->nbase) * sizeof(int32));
+	for (int i = 0; i < net->nbase; i++)
+		net->base_next[i] = node++;
+	net->terminal = node++;
+	net->ngoals = nroles * (GT_GOAL_MAX + 1);
+	net->goals = palloc(net->ngoals * sizeof(NetGoal));
+	for (int r = 0; r < nroles; r++)
+		for (int v = 0; v <= GT_GOAL_MAX; v++)
+		{
+			NetGoal    *goal = &net->goals[r * (GT_GOAL_MAX + 1) + v];
+
+			goal->role = r;
+			goal->value = v;
+			goal->node = node++;
+		}
+	net->nnodes = node;
+	net->rule_start = palloc0((net->nnodes + 1) * sizeof(int32));
+	net->literal_start = palloc0(sizeof(int32));
+	net->literals = palloc0(sizeof(int32));
+	net->group_start = palloc0(sizeof(int32));
+	net->group_nodes = palloc0(sizeof(int32));
+	for (int phase = 0; phase < NUM_PHASES; phase++)
+		net->steps[phase] = palloc0(sizeof(int32));
+	return net;
+}
+
+Propnet *
+propnet_build(Grounding *g, const TermId *roles, int nroles)
+{
+	Program    *p = g->program;
+	TermStore  *ts = g->terms;
+	const Tuples *base = &g->tuples[p->rel_true];
+	const Tuples *inputs = &g->tuples[p->rel_does];
+	Propnet    *net = palloc0(sizeof(Propnet));
+	Builder		b = {.g = g,.net = net};
+	TermId	   *facts;
+	int			nderived = 0;
+	int32	   *layout;
+	int			nrules = 0,
+				nliterals = 0;
+	bool	   *cone,
+			   *done,
+			   *terminal_cone,
+			   *uses_input;
+
+	facts = layout_inputs(net, g, roles, nroles);
 
 	/* derived nodes: the heads of ground rules */
 	map_init(&b.nodes, base->n + inputs->n + g->nrules);
 	b.node_atom = palloc_extended((base->n + inputs->n + g->nrules + 1) * sizeof(TermId), MCXT_ALLOC_HUGE);
-	net->base_terms = palloc(Max(1, base->n) * sizeof(TermId));
 	for (int i = 0; i < base->n; i++)
 	{
 		TermId		atom = term_function(ts, p->kw.true_, 1, &facts[i]);
 
-		net->base_terms[i] = facts[i];
 		map_put(&b.nodes, atom, i);
 		b.node_atom[i] = atom;
 	}
@@ -375,14 +432,11 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 			net->input_legal[i] = atom == NO_TERM ? -1 : map_get(&b.nodes, atom);
 		}
 	net->base_next = palloc(Max(1, net->nbase) * sizeof(int32));
-	net->initial = palloc0(Max(1, net->nbase) * sizeof(bool));
 	for (int i = 0; i < net->nbase; i++)
 	{
 		TermId		atom = term_function_lookup(ts, p->kw.next, 1, &net->base_terms[i]);
 
 		net->base_next[i] = atom == NO_TERM ? -1 : map_get(&b.nodes, atom);
-		atom = term_function_lookup(ts, p->kw.init, 1, &net->base_terms[i]);
-		net->initial[i] = atom != NO_TERM && tuples_find(&g->tuples[p->rel_init], atom) >= 0;
 	}
 	net->terminal = map_get(&b.nodes, term_symbol(ts, p->kw.terminal));
 	net->goals = palloc(Max(1, g->tuples[p->rel_goal].n) * sizeof(NetGoal));
@@ -495,6 +549,11 @@ propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
 	const int32 *steps = net->steps[phase];
 	int			n = net->nsteps[phase];
 
+	if (net->prover != NULL)
+	{
+		prover_run(net->prover, net, phase, values);
+		return;
+	}
 	for (int s = 0; s < n; s++)
 	{
 		int32		step = steps[s];

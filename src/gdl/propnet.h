@@ -58,6 +58,8 @@ typedef struct Propnet
 	TermId	   *base_terms;		/* the fact X of (true X) */
 	TermId	   *input_terms;	/* the action A of (does R A) */
 	bool	   *initial;		/* per base node: in the initial state */
+	/* NULL, or the prover that computes the phases instead of rules */
+	struct Prover *prover;
 } Propnet;
 
 /*
@@ -66,6 +68,13 @@ typedef struct Propnet
  * game's name.
  */
 extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
+
+/*
+ * The base, input and output nodes of propnet_build without rules, for the
+ * prover: a legal node per input, a next node per base node, terminal and
+ * a goal node for every role and value 0..100.
+ */
+extern Propnet *propnet_outputs(Grounding *g, const TermId *roles, int nroles);
 
 /* Evaluates the steps of one phase into values[] (0 or 1 per node). */
 extern void propnet_run(const Propnet *net, NetPhase phase, uint8 *values);

@@ -1,0 +1,474 @@
+/*
+ * join.c: sets of ground atoms and joins over them (see join.h).
+ */
+#include "postgres.h"
+
+#include <limits.h>
+
+#include "common/hashfn.h"
+#include "gdl/join.h"
+#include "miscadmin.h"
+
+static int32 *
+new_slots(int n)
+{
+	int32	   *s = palloc_extended(n * sizeof(int32), MCXT_ALLOC_HUGE);
+
+	memset(s, 0xff, n * sizeof(int32));
+	return s;
+}
+
+/* The slot of key in an open-addressing table of size (a power of two). */
+static inline int
+find_slot(const int32 *keys, int size, int32 key)
+{
+	int			i = murmurhash32((uint32) key) & (size - 1);
+
+	while (keys[i] != key && keys[i] != -1)
+		i = (i + 1) & (size - 1);
+	return i;
+}
+
+int
+tuples_find(const Tuples *t, TermId atom)
+{
+	int			i;
+
+	if (t->set_size == 0)
+		return -1;
+	i = find_slot(t->set_keys, t->set_size, atom);
+	return t->set_keys[i] == atom ? t->set_values[i] : -1;
+}
+
+static inline int64
+path_key(int path, TermId value)
+{
+	return ((int64) path << 32) | (uint32) value;
+}
+
+static int
+index_slot(const Tuples *t, int64 key)
+{
+	int			i = murmurhash32((uint32) key ^ murmurhash32((uint32) (key >> 32))) & (t->index_size - 1);
+
+	while (t->index_keys[i] != key && t->index_keys[i] != -1)
+		i = (i + 1) & (t->index_size - 1);
+	return i;
+}
+
+/* Links atom idx into the chain of (path, value). */
+static void
+index_path(Tuples *t, int idx, int path, TermId value)
+{
+	int64		key = path_key(path, value);
+	int			s = index_slot(t, key);
+
+	if (t->previous[path] == NULL)
+		t->previous[path] = palloc_extended(t->room * sizeof(int32), MCXT_ALLOC_HUGE);
+	if (t->index_keys[s] == key)
+	{
+		t->previous[path][idx] = t->index_last[s];
+		t->index_count[s]++;
+	}
+	else
+	{
+		t->previous[path][idx] = -1;
+		t->index_keys[s] = key;
+		t->index_count[s] = 1;
+		t->index_used++;
+	}
+	t->index_last[s] = idx;
+}
+
+static void
+index_atom(const TermStore *ts, Tuples *t, int idx)
+{
+	TermId		atom = t->atoms[idx];
+	int			arity = term_arity(ts, atom);
+
+	for (int a = 0; a < arity; a++)
+	{
+		TermId		arg = term_arg(ts, atom, a);
+		const TermNode *n = term_node(ts, arg);
+
+		index_path(t, idx, a * PATH_STRIDE, arg);
+		if (n->kind == TERM_FUNCTION)
+			for (int b = 0; b < n->nargs && b < PATH_STRIDE - 1; b++)
+				index_path(t, idx, a * PATH_STRIDE + 1 + b, term_arg(ts, arg, b));
+	}
+}
+
+/* A larger index, with the atoms linked again in order. */
+static void
+rebuild_index(const TermStore *ts, Tuples *t)
+{
+	t->index_size = Max(64, 4 * t->index_size);
+	if (t->index_keys != NULL)
+	{
+		pfree(t->index_keys);
+		pfree(t->index_last);
+		pfree(t->index_count);
+	}
+	t->index_keys = palloc_extended(t->index_size * sizeof(int64), MCXT_ALLOC_HUGE);
+	memset(t->index_keys, 0xff, t->index_size * sizeof(int64));
+	t->index_last = palloc_extended(t->index_size * sizeof(int32), MCXT_ALLOC_HUGE);
+	t->index_count = palloc_extended(t->index_size * sizeof(int32), MCXT_ALLOC_HUGE);
+	t->index_used = 0;
+	for (int i = 0; i < t->n; i++)
+		index_atom(ts, t, i);
+}
+
+bool
+tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
+{
+	int			i;
+
+	if (tuples_find(t, atom) >= 0)
+		return false;
+	if (t->n == t->room)
+	{
+		t->room = Max(16, 2 * t->room);
+		t->atoms = t->atoms == NULL ? palloc_extended(t->room * sizeof(TermId), MCXT_ALLOC_HUGE) :
+			repalloc_huge(t->atoms, t->room * sizeof(TermId));
+		if (t->previous == NULL)
+		{
+			t->npaths = Max(1, arity) * PATH_STRIDE;
+			t->previous = palloc0(t->npaths * sizeof(int32 *));
+		}
+		for (int p = 0; p < t->npaths; p++)
+			if (t->previous[p] != NULL)
+				t->previous[p] = repalloc_huge(t->previous[p], t->room * sizeof(int32));
+	}
+	if (2 * (t->n + 1) > t->set_size)
+	{
+		t->set_size = Max(32, 2 * t->set_size);
+		if (t->set_keys != NULL)
+		{
+			pfree(t->set_keys);
+			pfree(t->set_values);
+		}
+		t->set_keys = new_slots(t->set_size);
+		t->set_values = new_slots(t->set_size);
+		for (int k = 0; k < t->n; k++)
+		{
+			i = find_slot(t->set_keys, t->set_size, t->atoms[k]);
+			t->set_keys[i] = t->atoms[k];
+			t->set_values[i] = k;
+		}
+	}
+	/* room for every path of the atom, before any is linked */
+	if (2 * (t->index_used + t->npaths) > t->index_size)
+		rebuild_index(ts, t);
+	t->atoms[t->n] = atom;
+	i = find_slot(t->set_keys, t->set_size, atom);
+	t->set_keys[i] = atom;
+	t->set_values[i] = t->n;
+	index_atom(ts, t, t->n);
+	t->n++;
+	return true;
+}
+
+bool
+join_unify(Join *j, TermId pattern, TermId ground)
+{
+	const TermStore *ts = j->terms;
+	const TermNode *p = term_node(ts, pattern);
+	const TermNode *q;
+
+	if (pattern == ground)
+		return true;
+	if (p->ground)
+		return false;
+	if (p->kind == TERM_VARIABLE)
+	{
+		if (j->binding[p->name] != NO_TERM)
+			return j->binding[p->name] == ground;
+		j->binding[p->name] = ground;
+		j->trail[j->ntrail++] = p->name;
+		return true;
+	}
+	q = term_node(ts, ground);
+	if (q->kind != TERM_FUNCTION || q->name != p->name || q->nargs != p->nargs)
+		return false;
+	check_stack_depth();
+	for (int i = 0; i < p->nargs; i++)
+		if (!join_unify(j, term_arg(ts, pattern, i), term_arg(ts, ground, i)))
+			return false;
+	return true;
+}
+
+static void
+undo(Join *j, int mark)
+{
+	while (j->ntrail > mark)
+		j->binding[j->trail[--j->ntrail]] = NO_TERM;
+}
+
+static bool
+all_bound(const Join *j, TermId t)
+{
+	const TermStore *ts = j->terms;
+	const TermNode *n = term_node(ts, t);
+
+	if (n->ground)
+		return true;
+	if (n->kind == TERM_VARIABLE)
+		return j->binding[n->name] != NO_TERM;
+	for (int i = 0; i < n->nargs; i++)
+		if (!all_bound(j, term_arg(ts, t, i)))
+			return false;
+	return true;
+}
+
+TermId
+join_substitute(Join *j, TermId pattern, bool insert)
+{
+	TermStore  *ts = j->terms;
+	const TermNode *p = term_node(ts, pattern);
+	/* not p: inserting terms moves the nodes */
+	SymbolId	name = p->name;
+	int			nargs = p->nargs;
+	TermId		args[64];
+	TermId	   *argv = args;
+	TermId		result;
+
+	if (p->ground)
+		return pattern;
+	if (p->kind == TERM_VARIABLE)
+		return j->binding[p->name];
+	check_stack_depth();
+	if (nargs > lengthof(args))
+		argv = palloc(nargs * sizeof(TermId));
+	for (int i = 0; i < nargs; i++)
+	{
+		argv[i] = join_substitute(j, term_arg(ts, pattern, i), insert);
+		if (argv[i] == NO_TERM)
+			return NO_TERM;
+	}
+	result = insert ? term_function(ts, name, nargs, argv) :
+		term_function_lookup(ts, name, nargs, argv);
+	if (argv != args)
+		pfree(argv);
+	return result;
+}
+
+/* Where a positive literal's atoms are found under the bindings so far. */
+typedef struct Candidates
+{
+	int			count;			/* how many (an estimate when looked up by a path) */
+	int			slot;			/* index slot of the path, or -1 */
+	int			path;
+	bool		exact;			/* all bound: the atom itself */
+	TermId		atom;
+	int			lo;				/* atoms [lo, hi) of the source */
+	int			hi;
+} Candidates;
+
+/* Keeps the path with the fewest atoms that hold key there (none: a count of 0). */
+static void
+consider_path(const Tuples *t, int path, TermId key, Candidates *c)
+{
+	int			s;
+
+	if (t->index_size == 0)
+	{
+		c->count = 0;
+		return;
+	}
+	s = index_slot(t, path_key(path, key));
+	if (t->index_keys[s] != path_key(path, key))
+		c->count = 0;
+	else if (t->index_count[s] < c->count)
+	{
+		c->count = t->index_count[s];
+		c->slot = s;
+		c->path = path;
+	}
+}
+
+static Candidates
+candidates(Join *j, int i, const Tuples *t)
+{
+	const TermStore *ts = j->terms;
+	const Literal *lit = &j->rule->body[i];
+	int			arity = term_arity(ts, lit->atom);
+	Candidates	c = {.slot = -1};
+
+	c.lo = j->lo == NULL ? 0 : j->lo[i];
+	c.hi = j->hi == NULL ? t->n : j->hi[i];
+	c.count = c.hi - c.lo;
+	if (c.count <= 0)
+	{
+		c.count = 0;
+		return c;
+	}
+	if (all_bound(j, lit->atom))
+	{
+		int			idx;
+
+		c.exact = true;
+		c.atom = join_substitute(j, lit->atom, false);
+		idx = c.atom == NO_TERM ? -1 : tuples_find(t, c.atom);
+		c.count = idx >= c.lo && idx < c.hi ? 1 : 0;
+		return c;
+	}
+	for (int a = 0; a < arity && c.count > 0; a++)
+	{
+		TermId		arg = term_arg(ts, lit->atom, a);
+		TermId		key = join_substitute(j, arg, false);
+
+		if (key != NO_TERM)
+			consider_path(t, a * PATH_STRIDE, key, &c);
+		else if (term_node(ts, arg)->kind == TERM_FUNCTION)
+			for (int b = 0; b < term_node(ts, arg)->nargs && b < PATH_STRIDE - 1; b++)
+				if ((key = join_substitute(j, term_arg(ts, arg, b), false)) != NO_TERM)
+					consider_path(t, a * PATH_STRIDE + 1 + b, key, &c);
+	}
+	return c;
+}
+
+/* A negation or distinct whose variables are bound. */
+static bool
+test_holds(Join *j, int i)
+{
+	const Literal *lit = &j->rule->body[i];
+
+	if (lit->kind == LIT_DISTINCT)
+		return join_substitute(j, lit->atom, true) != join_substitute(j, lit->other, true);
+	return j->ops->negation_holds(j, i, join_substitute(j, lit->atom, false));
+}
+
+static void join_from(Join *j, int remaining);
+
+static void
+try_atom(Join *j, int i, int remaining, TermId atom)
+{
+	int			mark = j->ntrail;
+
+	if (join_unify(j, j->rule->body[i].atom, atom))
+	{
+		j->matched[i] = atom;
+		join_from(j, remaining);
+	}
+	undo(j, mark);
+}
+
+/* Joins the literals not done yet (remaining of them). */
+static void
+join_from(Join *j, int remaining)
+{
+	const Rule *rule = j->rule;
+	int			tested[MAX_BODY];
+	int			ntested = 0;
+	int			best = -1,
+				deferred = -1;
+	Candidates	c = {.count = INT_MAX};
+	const Tuples *t = NULL;
+
+	if (j->stop != NULL && *j->stop)
+		return;
+	if (remaining == 0)
+	{
+		j->ops->emit(j);
+		return;
+	}
+	check_stack_depth();
+	for (int i = 0; i < rule->nbody; i++)
+	{
+		const Literal *lit = &rule->body[i];
+
+		if (j->done[i] || lit->kind == LIT_POSITIVE || !all_bound(j, lit->atom) ||
+			(lit->kind == LIT_DISTINCT && !all_bound(j, lit->other)))
+			continue;
+		if (!test_holds(j, i))
+		{
+			while (ntested > 0)
+				j->done[tested[--ntested]] = false;
+			return;
+		}
+		j->done[i] = true;
+		tested[ntested++] = i;
+	}
+	if (ntested > 0)
+	{
+		join_from(j, remaining - ntested);
+		while (ntested > 0)
+			j->done[tested[--ntested]] = false;
+		return;
+	}
+	for (int i = 0; i < rule->nbody; i++)
+	{
+		const Tuples *ti;
+		Candidates	ci;
+
+		if (j->done[i] || rule->body[i].kind != LIT_POSITIVE)
+			continue;
+		if ((ti = j->ops->source(j, i, true)) == NULL)
+		{
+			if (deferred < 0)
+				deferred = i;
+			continue;
+		}
+		ci = candidates(j, i, ti);
+		if (ci.count < c.count)
+		{
+			c = ci;
+			best = i;
+			t = ti;
+		}
+		if (c.count == 0)
+			return;
+	}
+	if (best < 0)
+	{
+		/* rules are safe, so a positive literal is left */
+		Assert(deferred >= 0);
+		best = deferred;
+		t = j->ops->source(j, best, false);
+		c = candidates(j, best, t);
+	}
+	j->done[best] = true;
+	if (c.count == 0)
+		;
+	else if (c.exact)
+		try_atom(j, best, remaining - 1, c.atom);
+	else if (c.slot >= 0)
+	{
+		for (int idx = t->index_last[c.slot]; idx >= c.lo; idx = t->previous[c.path][idx])
+			if (idx < c.hi)
+				try_atom(j, best, remaining - 1, t->atoms[idx]);
+	}
+	else
+		for (int idx = c.lo; idx < c.hi; idx++)
+			try_atom(j, best, remaining - 1, t->atoms[idx]);
+	j->done[best] = false;
+}
+
+void
+join_begin(Join *j)
+{
+	const Rule *rule = j->rule;
+
+	j->binding = palloc(Max(1, rule->nvariables) * sizeof(TermId));
+	for (int v = 0; v < rule->nvariables; v++)
+		j->binding[v] = NO_TERM;
+	j->trail = palloc(Max(1, rule->nvariables) * sizeof(int));
+	j->ntrail = 0;
+	j->matched = palloc(Max(1, rule->nbody) * sizeof(TermId));
+	j->done = palloc0(Max(1, rule->nbody) * sizeof(bool));
+}
+
+void
+join_body(Join *j)
+{
+	join_from(j, j->rule->nbody);
+}
+
+void
+join_end(Join *j)
+{
+	pfree(j->binding);
+	pfree(j->trail);
+	pfree(j->matched);
+	pfree(j->done);
+}

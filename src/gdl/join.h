@@ -1,0 +1,94 @@
+/*
+ * join.h: sets of ground atoms and the join of a rule's body over them,
+ * shared by grounding (ground.c) and the prover (prover.c).
+ *
+ * Atoms are looked up by argument paths: argument i is path i *
+ * PATH_STRIDE, argument j of a function term there path i * PATH_STRIDE +
+ * 1 + j (j < PATH_STRIDE - 1), so (true (cell ?x 3 ?p)) finds atoms by the
+ * 3 inside.  A body is joined literal by literal: tests (negations,
+ * distinct) as soon as their variables are bound, then the positive
+ * literal that the bindings so far leave the fewest atoms for.
+ */
+#ifndef GAMETREE_GDL_JOIN_H
+#define GAMETREE_GDL_JOIN_H
+
+#include "gdl/program.h"
+
+#define PATH_STRIDE 8
+/* Most literals in a rule's body. */
+#define MAX_BODY 256
+
+/* A set of atoms of one relation, in order of insertion. */
+typedef struct Tuples
+{
+	TermId	   *atoms;
+	int			n;
+	int			room;
+	/* set: atom id -> index in atoms */
+	int32	   *set_keys;
+	int32	   *set_values;
+	int			set_size;		/* a power of two */
+	/* index: (path, term) -> the last atom with that term there, and how many */
+	int64	   *index_keys;
+	int32	   *index_last;
+	int32	   *index_count;
+	int			index_size;		/* a power of two */
+	int			index_used;
+	int			npaths;
+	int32	  **previous;		/* per path, per atom: the atom before with the same term there */
+} Tuples;
+
+/* Index of atom in t, or -1. */
+extern int	tuples_find(const Tuples *t, TermId atom);
+/* Adds atom (of a relation of that arity) to t; false when it was there. */
+extern bool tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom);
+
+typedef struct Join Join;
+
+typedef struct JoinOps
+{
+	/*
+	 * Where positive literal i finds its atoms.  When choosing is true, NULL
+	 * defers the literal: it is joined when no other positive literal is
+	 * left, and asked again with choosing false (the prover computes a
+	 * derived relation's atoms only for the bindings it then has).
+	 */
+	const Tuples *(*source) (Join *j, int i, bool choosing);
+	/* Negation i, its atom bound (NO_TERM: no such term): does it hold? */
+	bool		(*negation_holds) (Join *j, int i, TermId atom);
+	/* A solution of the whole body: the bindings are in j->binding. */
+	void		(*emit) (Join *j);
+} JoinOps;
+
+struct Join
+{
+	const JoinOps *ops;
+	void	   *context;		/* the caller's */
+	TermStore  *terms;
+	const Rule *rule;
+	const int  *lo;				/* per body literal: atoms [lo, hi) of its source; NULL: all */
+	const int  *hi;
+	const bool *stop;			/* when set, the join ends early */
+	/* filled by join_rule */
+	TermId	   *binding;		/* per variable, NO_TERM while unbound */
+	int		   *trail;
+	int			ntrail;
+	TermId	   *matched;		/* per body literal: its ground atom (negations: NO_TERM if absent) */
+	bool	   *done;
+};
+
+/* Unifies a rule's head with a ground atom, binding its variables. */
+extern bool join_unify(Join *j, TermId pattern, TermId ground);
+/* Calls ops->emit for every solution of the rule's body under j's bindings. */
+extern void join_body(Join *j);
+/* Sets up j's arrays for j->rule with no variable bound. */
+extern void join_begin(Join *j);
+extern void join_end(Join *j);
+
+/*
+ * The ground term pattern stands for.  insert false: NO_TERM when a
+ * variable is unbound or the term is not in the store.
+ */
+extern TermId join_substitute(Join *j, TermId pattern, bool insert);
+
+#endif

@@ -1,0 +1,381 @@
+/*
+ * prover.c: goal-directed evaluation of a GDL program (see prover.h).
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "gdl/prover.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+typedef enum CallStatus
+{
+	CALL_RUNNING,
+	CALL_COMPLETE,
+	CALL_INCOMPLETE				/* used answers of a running call: ask again */
+} CallStatus;
+
+/* A query: a relation with some arguments bound, and its answers. */
+typedef struct Call
+{
+	int			relation;
+	TermId	   *args;			/* per argument: the bound term, or NO_TERM */
+	uint32		hash;
+	CallStatus	status;
+	bool		reentered;		/* asked again while running */
+	bool		tainted;		/* used the answers of a call still running */
+	Tuples		answers;
+	struct Call *next;			/* in its bucket */
+} Call;
+
+/* The queries answered for one state, or one joint move. */
+typedef struct Memo
+{
+	MemoryContext cxt;
+	Call	  **buckets;
+	int			nbuckets;
+	int			ncalls;
+} Memo;
+
+struct Prover
+{
+	Grounding  *g;
+	Program    *p;
+	Tuples		state;			/* (true fact) atoms of the state */
+	Tuples		move;			/* (does role action) atoms of the joint move */
+	MemoryContext state_cxt;
+	MemoryContext move_cxt;
+	Memo		state_memo;		/* relations that do not depend on does */
+	Memo		move_memo;
+	bool	   *uses_does;		/* per relation */
+	Call	  **stack;			/* running calls */
+	int			depth;
+	int			stack_room;
+	uint64		additions;		/* answers added so far */
+	/* terms of the output nodes */
+	TermId	   *base_atom;		/* per base node: (true X) */
+	TermId	   *next_atom;		/* per base node: (next X) */
+	TermId	   *input_atom;		/* per input: (does R A) */
+	int32	   *legal_of_input; /* per input: its legal node */
+	TermId	   *roles;
+};
+
+static void
+memo_reset(Memo *m)
+{
+	MemoryContextReset(m->cxt);
+	m->nbuckets = 256;
+	m->ncalls = 0;
+	m->buckets = MemoryContextAllocZero(m->cxt, m->nbuckets * sizeof(Call *));
+}
+
+static uint32
+call_hash(int relation, const TermId *args, int arity)
+{
+	uint32		h = murmurhash32((uint32) relation);
+
+	for (int i = 0; i < arity; i++)
+		h = hash_combine(h, (uint32) args[i]);
+	return h;
+}
+
+static void
+memo_grow(Memo *m)
+{
+	int			n = m->nbuckets * 2;
+	Call	  **buckets = MemoryContextAllocZero(m->cxt, n * sizeof(Call *));
+
+	for (int b = 0; b < m->nbuckets; b++)
+		for (Call *c = m->buckets[b], *next; c != NULL; c = next)
+		{
+			next = c->next;
+			c->next = buckets[c->hash & (n - 1)];
+			buckets[c->hash & (n - 1)] = c;
+		}
+	m->buckets = buckets;
+	m->nbuckets = n;
+}
+
+static Call *answer(Prover *pv, int relation, const TermId *args);
+
+/* The answers to literal i's relation with the arguments bound so far (NULL: not all bound, choosing). */
+static const Tuples *
+prover_source(Join *j, int i, bool choosing)
+{
+	Prover	   *pv = j->context;
+	const Literal *lit = &j->rule->body[i];
+	const Relation *rel = &pv->p->relations[lit->relation];
+	TermId		args[MAX_BODY];
+	bool		all = true;
+
+	if (lit->relation == pv->p->rel_true)
+		return &pv->state;
+	if (lit->relation == pv->p->rel_does)
+		return &pv->move;
+	if (!rel->dynamic)
+		return &pv->g->tuples[lit->relation];
+	for (int a = 0; a < rel->arity; a++)
+	{
+		args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), false);
+		all &= args[a] != NO_TERM;
+	}
+	if (choosing && !all)
+		return NULL;
+	return &answer(pv, lit->relation, args)->answers;
+}
+
+static bool
+prover_negation_holds(Join *j, int i, TermId atom)
+{
+	Prover	   *pv = j->context;
+	const Literal *lit = &j->rule->body[i];
+	const Relation *rel = &pv->p->relations[lit->relation];
+	TermId		args[MAX_BODY];
+
+	if (lit->relation == pv->p->rel_true)
+		return atom == NO_TERM || tuples_find(&pv->state, atom) < 0;
+	if (lit->relation == pv->p->rel_does)
+		return atom == NO_TERM || tuples_find(&pv->move, atom) < 0;
+	if (!rel->dynamic)
+		return atom == NO_TERM || tuples_find(&pv->g->tuples[lit->relation], atom) < 0;
+	for (int a = 0; a < rel->arity; a++)
+		args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true);
+	return answer(pv, lit->relation, args)->answers.n == 0;
+}
+
+static void
+prover_emit(Join *j)
+{
+	Prover	   *pv = j->context;
+	Call	   *call = pv->stack[pv->depth - 1];
+	TermId		head = join_substitute(j, j->rule->head, true);
+	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(call));
+
+	if (tuples_insert(j->terms, &call->answers, pv->p->relations[call->relation].arity, head))
+		pv->additions++;
+	MemoryContextSwitchTo(old);
+}
+
+static const JoinOps prover_ops = {
+	.source = prover_source,
+	.negation_holds = prover_negation_holds,
+	.emit = prover_emit,
+};
+
+/* Joins the rules of the call's relation with its bound arguments. */
+static void
+run_rules(Prover *pv, Call *call)
+{
+	const Relation *rel = &pv->p->relations[call->relation];
+
+	for (int r = 0; r < rel->nrules; r++)
+	{
+		const Rule *rule = &pv->p->rules[rel->rules[r]];
+		Join		j = {.ops = &prover_ops,.context = pv,.terms = pv->g->terms,.rule = rule};
+		bool		unified = true;
+
+		join_begin(&j);
+		for (int a = 0; a < rel->arity && unified; a++)
+			if (call->args[a] != NO_TERM)
+				unified = join_unify(&j, term_arg(j.terms, rule->head, a), call->args[a]);
+		if (unified)
+			join_body(&j);
+		join_end(&j);
+	}
+}
+
+static Call *
+answer(Prover *pv, int relation, const TermId *args)
+{
+	int			arity = pv->p->relations[relation].arity;
+	Memo	   *m = pv->uses_does[relation] ? &pv->move_memo : &pv->state_memo;
+	uint32		hash = call_hash(relation, args, arity);
+	Call	   *call;
+	uint64		before;
+
+	for (call = m->buckets[hash & (m->nbuckets - 1)]; call != NULL; call = call->next)
+		if (call->hash == hash && call->relation == relation &&
+			memcmp(call->args, args, arity * sizeof(TermId)) == 0)
+			break;
+	if (call != NULL && call->status == CALL_COMPLETE)
+		return call;
+	if (call != NULL && call->status == CALL_RUNNING)
+	{
+		/* recursion: the calls above it used partial answers */
+		for (int d = pv->depth - 1; d >= 0 && pv->stack[d] != call; d--)
+			pv->stack[d]->tainted = true;
+		call->reentered = true;
+		return call;
+	}
+	CHECK_FOR_INTERRUPTS();
+	if (call == NULL)
+	{
+		if (2 * (m->ncalls + 1) > m->nbuckets)
+			memo_grow(m);
+		call = MemoryContextAllocZero(m->cxt, sizeof(Call));
+		call->relation = relation;
+		call->args = MemoryContextAlloc(m->cxt, Max(1, arity) * sizeof(TermId));
+		memcpy(call->args, args, arity * sizeof(TermId));
+		call->hash = hash;
+		call->next = m->buckets[hash & (m->nbuckets - 1)];
+		m->buckets[hash & (m->nbuckets - 1)] = call;
+		m->ncalls++;
+	}
+	if (pv->depth == pv->stack_room)
+	{
+		pv->stack_room *= 2;
+		pv->stack = repalloc(pv->stack, pv->stack_room * sizeof(Call *));
+	}
+	pv->stack[pv->depth++] = call;
+	call->status = CALL_RUNNING;
+	call->tainted = false;
+	do
+	{
+		call->reentered = false;
+		before = pv->additions;
+		run_rules(pv, call);
+	} while (call->reentered && pv->additions != before);
+	pv->depth--;
+	call->status = call->tainted ? CALL_INCOMPLETE : CALL_COMPLETE;
+	return call;
+}
+
+/* The answers to a relation with no argument bound. */
+static const Tuples *
+answer_all(Prover *pv, int relation)
+{
+	TermId		args[2] = {NO_TERM, NO_TERM};
+
+	Assert(pv->p->relations[relation].arity <= 2);
+	if (!pv->p->relations[relation].dynamic)
+		return &pv->g->tuples[relation];
+	return &answer(pv, relation, args)->answers;
+}
+
+static void
+load_atoms(Prover *pv, Tuples *t, MemoryContext cxt, const TermId *atoms, const uint8 *values,
+		   int n, int arity)
+{
+	MemoryContext old;
+
+	MemoryContextReset(cxt);
+	memset(t, 0, sizeof(Tuples));
+	old = MemoryContextSwitchTo(cxt);
+	for (int i = 0; i < n; i++)
+		if (values[i])
+			tuples_insert(pv->g->terms, t, arity, atoms[i]);
+	MemoryContextSwitchTo(old);
+}
+
+void
+prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values)
+{
+	const TermStore *ts = pv->g->terms;
+	const Tuples *t;
+
+	switch (phase)
+	{
+		case PHASE_TERMINAL:
+			/* a new state */
+			load_atoms(pv, &pv->state, pv->state_cxt, pv->base_atom, values, net->nbase, 1);
+			memo_reset(&pv->state_memo);
+			if (net->terminal >= 0)
+				values[net->terminal] = answer_all(pv, pv->p->rel_terminal)->n > 0;
+			break;
+		case PHASE_LEGAL:
+			t = answer_all(pv, pv->p->rel_legal);
+			for (int i = 0; i < net->ninputs; i++)
+				values[net->input_legal[i]] = tuples_find(t, pv->legal_of_input[i]) >= 0;
+			break;
+		case PHASE_GOAL:
+			t = answer_all(pv, pv->p->rel_goal);
+			for (int i = 0; i < net->ngoals; i++)
+				values[net->goals[i].node] = 0;
+			for (int k = 0; k < t->n; k++)
+			{
+				TermId		role = term_arg(ts, t->atoms[k], 0);
+				TermId		value = term_arg(ts, t->atoms[k], 1);
+				int			number = term_node(ts, value)->kind == TERM_SYMBOL ?
+					ts->number[term_functor(ts, value)] : -1;
+
+				for (int i = 0; i < net->ngoals; i++)
+					if (pv->roles[net->goals[i].role] == role && net->goals[i].value == number)
+						values[net->goals[i].node] = 1;
+			}
+			break;
+		case PHASE_STATE:
+			break;
+		case PHASE_MOVE:
+			load_atoms(pv, &pv->move, pv->move_cxt, pv->input_atom, values + net->nbase,
+					   net->ninputs, 2);
+			memo_reset(&pv->move_memo);
+			t = answer_all(pv, pv->p->rel_next);
+			for (int i = 0; i < net->nbase; i++)
+				values[net->base_next[i]] = tuples_find(t, pv->next_atom[i]) >= 0;
+			break;
+		case NUM_PHASES:
+			break;
+	}
+}
+
+Prover *
+prover_create(Grounding *g, const Propnet *net, const TermId *roles)
+{
+	Prover	   *pv = palloc0(sizeof(Prover));
+	Program    *p = g->program;
+	bool		changed = true;
+
+	pv->g = g;
+	pv->p = p;
+	pv->state_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL state",
+										  ALLOCSET_DEFAULT_SIZES);
+	pv->move_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL move",
+										 ALLOCSET_DEFAULT_SIZES);
+	pv->state_memo.cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL state queries",
+											   ALLOCSET_DEFAULT_SIZES);
+	pv->move_memo.cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL move queries",
+											  ALLOCSET_DEFAULT_SIZES);
+	memo_reset(&pv->state_memo);
+	memo_reset(&pv->move_memo);
+	pv->stack_room = 64;
+	pv->stack = palloc(pv->stack_room * sizeof(Call *));
+	pv->roles = palloc(net->nroles * sizeof(TermId));
+	memcpy(pv->roles, roles, net->nroles * sizeof(TermId));
+
+	/* relations whose answers change with the move */
+	pv->uses_does = palloc0(p->nrelations * sizeof(bool));
+	pv->uses_does[p->rel_does] = true;
+	while (changed)
+	{
+		changed = false;
+		for (int r = 0; r < p->nrules; r++)
+		{
+			const Rule *rule = &p->rules[r];
+
+			if (pv->uses_does[rule->relation])
+				continue;
+			for (int i = 0; i < rule->nbody; i++)
+				if (rule->body[i].relation >= 0 && pv->uses_does[rule->body[i].relation])
+					pv->uses_does[rule->relation] = changed = true;
+		}
+	}
+
+	pv->base_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
+	pv->next_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
+	for (int i = 0; i < net->nbase; i++)
+	{
+		pv->base_atom[i] = term_function(g->terms, p->kw.true_, 1, &net->base_terms[i]);
+		pv->next_atom[i] = term_function(g->terms, p->kw.next, 1, &net->base_terms[i]);
+	}
+	pv->input_atom = palloc(Max(1, net->ninputs) * sizeof(TermId));
+	pv->legal_of_input = palloc(Max(1, net->ninputs) * sizeof(TermId));
+	for (int r = 0; r < net->nroles; r++)
+		for (int i = net->role_inputs[r]; i < net->role_inputs[r + 1]; i++)
+		{
+			TermId		args[2] = {roles[r], net->input_terms[i]};
+
+			pv->input_atom[i] = term_function(g->terms, p->kw.does, 2, args);
+			pv->legal_of_input[i] = term_function(g->terms, p->kw.legal, 2, args);
+		}
+	return pv;
+}

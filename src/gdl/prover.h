@@ -1,0 +1,26 @@
+/*
+ * prover.h: evaluates a GDL program state by state, goal-directed, for
+ * games whose ground network would not fit in gametree.gdl_memory.
+ *
+ * A query for a relation with some arguments bound is answered once per
+ * state (per joint move for relations that depend on does) and
+ * remembered: its rules are joined with those arguments bound, the
+ * relations their bodies use queried in turn.  Static relations are the
+ * grounding's exact tables, true and does the state's facts and the
+ * move's actions.  Recursive queries are repeated until no answer is
+ * added, so positive recursion reaches its fixpoint.
+ */
+#ifndef GAMETREE_GDL_PROVER_H
+#define GAMETREE_GDL_PROVER_H
+
+#include "gdl/propnet.h"
+
+typedef struct Prover Prover;
+
+/* g: a grounding of the static relations and domains (network false), kept. */
+extern Prover *prover_create(Grounding *g, const Propnet *net, const TermId *roles);
+
+/* Computes the output nodes of a phase from the base (and input) nodes in values[]. */
+extern void prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values);
+
+#endif
