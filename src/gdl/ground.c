@@ -152,10 +152,20 @@ ground_emit(Join *j)
 	add_ground_rule(g, head, literals, n);
 }
 
+static bool
+ground_head_known(Join *j, TermId head)
+{
+	GroundJoin *gj = j->context;
+
+	return !gj->instantiate && head != NO_TERM &&
+		tuples_find(&gj->g->tuples[j->rule->relation], head) >= 0;
+}
+
 static const JoinOps ground_ops = {
 	.source = ground_source,
 	.negation_holds = ground_negation_holds,
 	.emit = ground_emit,
+	.head_known = ground_head_known,
 };
 
 static void
@@ -266,8 +276,9 @@ copy_rule(Program *p, int head, int body)
 
 /*
  * needed[r]: relation r is needed to know what true and does can hold:
- * next and legal, and the relations their rules use positively (without
- * negation, which only removes atoms).
+ * next and legal, the relations their rules use positively (negation only
+ * removes atoms), and every relation that a static one needed depends on
+ * (static relations are computed exactly).
  */
 static bool *
 domain_relations(const Program *p)
@@ -275,19 +286,25 @@ domain_relations(const Program *p)
 	bool	   *needed = palloc0(p->nrelations * sizeof(bool));
 	bool		changed = true;
 
-	needed[p->rel_next] = needed[p->rel_legal] = true;
+	needed[p->rel_next] = needed[p->rel_legal] = needed[p->rel_init] = needed[p->rel_role] = true;
 	while (changed)
 	{
 		changed = false;
 		for (int r = 0; r < p->nrules; r++)
 		{
 			const Rule *rule = &p->rules[r];
+			bool		dynamic = p->relations[rule->relation].dynamic;
 
 			if (!needed[rule->relation])
 				continue;
 			for (int i = 0; i < rule->nbody; i++)
-				if (rule->body[i].kind == LIT_POSITIVE && !needed[rule->body[i].relation])
-					needed[rule->body[i].relation] = changed = true;
+			{
+				int			b = rule->body[i].relation;
+
+				if (b >= 0 && !needed[b] &&
+					(rule->body[i].kind == LIT_POSITIVE || !dynamic || !p->relations[b].dynamic))
+					needed[b] = changed = true;
+			}
 		}
 	}
 	return needed;
@@ -312,6 +329,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	g->memory_limit = memory_limit;
 	g->network = network;
 	g->cxt = CurrentMemoryContext;
+	g->computed = needed;
 	for (int r = 0; r < p->nrules; r++)
 		if (p->rules[r].nbody > MAX_BODY)
 			ereport(ERROR,
@@ -327,7 +345,8 @@ ground_program(Program *p, Size memory_limit, bool network)
 		{
 			const Relation *rel = &p->relations[r];
 
-			in_component[r] = rel->component == c && !rel->dynamic;
+			in_component[r] = rel->component == c && !rel->dynamic &&
+				(needed == NULL || needed[r]);
 			if (in_component[r])
 				for (int i = 0; i < rel->nrules; i++)
 					rules[nrules++] = &p->rules[rel->rules[i]];

@@ -38,13 +38,15 @@ typedef struct Grounding
 	int			allocations;	/* since memory was last checked */
 	bool		network;		/* all relations and ground rules, not domains alone */
 	bool		over_budget;	/* network: memory_limit was reached, grounding stopped */
+	bool	   *computed;		/* per relation: its atoms are in tuples (NULL: all are) */
 } Grounding;
 
 /*
  * Grounds program p in the current memory context, which must hold
  * nothing else; memory_limit bounds what it holds.  network false: the
  * static relations and what can ever hold of true and does, for the
- * prover; an error past memory_limit.  network true: every relation and
+ * prover (only the static relations that those need: computed[]); an
+ * error past memory_limit.  network true: every relation and
  * the ground rules; past memory_limit it stops and sets over_budget.
  */
 extern Grounding *ground_program(Program *p, Size memory_limit, bool network);

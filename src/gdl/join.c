@@ -367,6 +367,9 @@ join_from(Join *j, int remaining)
 
 	if (j->stop != NULL && *j->stop)
 		return;
+	if (j->ops->head_known != NULL && remaining > 0 && all_bound(j, rule->head) &&
+		j->ops->head_known(j, join_substitute(j, rule->head, false)))
+		return;
 	if (remaining == 0)
 	{
 		j->ops->emit(j);

@@ -58,6 +58,13 @@ typedef struct JoinOps
 	bool		(*negation_holds) (Join *j, int i, TermId atom);
 	/* A solution of the whole body: the bindings are in j->binding. */
 	void		(*emit) (Join *j);
+
+	/*
+	 * Optional: is the head, all of whose variables are bound, known to hold
+	 * already?  Then the rest of the body need not be joined: only the
+	 * head's atoms are wanted, not every way to derive them.
+	 */
+	bool		(*head_known) (Join *j, TermId head);
 } JoinOps;
 
 struct Join

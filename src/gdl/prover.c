@@ -45,6 +45,7 @@ struct Prover
 	Tuples		move;			/* (does role action) atoms of the joint move */
 	MemoryContext state_cxt;
 	MemoryContext move_cxt;
+	Memo		static_memo;	/* static relations that grounding left out, for good */
 	Memo		state_memo;		/* relations that do not depend on does */
 	Memo		move_memo;
 	bool	   *uses_does;		/* per relation */
@@ -98,6 +99,13 @@ memo_grow(Memo *m)
 
 static Call *answer(Prover *pv, int relation, const TermId *args);
 
+/* A static relation that grounding computed: its atoms are all there. */
+static inline bool
+materialized(const Prover *pv, int relation)
+{
+	return !pv->p->relations[relation].dynamic && pv->g->computed[relation];
+}
+
 /* The answers to literal i's relation with the arguments bound so far (NULL: not all bound, choosing). */
 static const Tuples *
 prover_source(Join *j, int i, bool choosing)
@@ -112,7 +120,7 @@ prover_source(Join *j, int i, bool choosing)
 		return &pv->state;
 	if (lit->relation == pv->p->rel_does)
 		return &pv->move;
-	if (!rel->dynamic)
+	if (materialized(pv, lit->relation))
 		return &pv->g->tuples[lit->relation];
 	for (int a = 0; a < rel->arity; a++)
 	{
@@ -136,7 +144,7 @@ prover_negation_holds(Join *j, int i, TermId atom)
 		return atom == NO_TERM || tuples_find(&pv->state, atom) < 0;
 	if (lit->relation == pv->p->rel_does)
 		return atom == NO_TERM || tuples_find(&pv->move, atom) < 0;
-	if (!rel->dynamic)
+	if (materialized(pv, lit->relation))
 		return atom == NO_TERM || tuples_find(&pv->g->tuples[lit->relation], atom) < 0;
 	for (int a = 0; a < rel->arity; a++)
 		args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true);
@@ -156,10 +164,19 @@ prover_emit(Join *j)
 	MemoryContextSwitchTo(old);
 }
 
+static bool
+prover_head_known(Join *j, TermId head)
+{
+	Prover	   *pv = j->context;
+
+	return head != NO_TERM && tuples_find(&pv->stack[pv->depth - 1]->answers, head) >= 0;
+}
+
 static const JoinOps prover_ops = {
 	.source = prover_source,
 	.negation_holds = prover_negation_holds,
 	.emit = prover_emit,
+	.head_known = prover_head_known,
 };
 
 /* Joins the rules of the call's relation with its bound arguments. */
@@ -188,7 +205,8 @@ static Call *
 answer(Prover *pv, int relation, const TermId *args)
 {
 	int			arity = pv->p->relations[relation].arity;
-	Memo	   *m = pv->uses_does[relation] ? &pv->move_memo : &pv->state_memo;
+	Memo	   *m = pv->uses_does[relation] ? &pv->move_memo :
+		pv->p->relations[relation].dynamic ? &pv->state_memo : &pv->static_memo;
 	uint32		hash = call_hash(relation, args, arity);
 	Call	   *call;
 	uint64		before;
@@ -247,7 +265,7 @@ answer_all(Prover *pv, int relation)
 	TermId		args[2] = {NO_TERM, NO_TERM};
 
 	Assert(pv->p->relations[relation].arity <= 2);
-	if (!pv->p->relations[relation].dynamic)
+	if (materialized(pv, relation))
 		return &pv->g->tuples[relation];
 	return &answer(pv, relation, args)->answers;
 }
@@ -335,6 +353,9 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 											   ALLOCSET_DEFAULT_SIZES);
 	pv->move_memo.cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL move queries",
 											  ALLOCSET_DEFAULT_SIZES);
+	pv->static_memo.cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL static queries",
+												ALLOCSET_DEFAULT_SIZES);
+	memo_reset(&pv->static_memo);
 	memo_reset(&pv->state_memo);
 	memo_reset(&pv->move_memo);
 	pv->stack_room = 64;
