@@ -379,5 +379,14 @@ ground_program(Program *p, Size memory_limit, bool network)
 		full_ranges(rules[i], counts, lo, hi);
 		run_join(g, rules[i], lo, hi, true, true, &changed);
 	}
+	/* what GDL asks of a state but the rules fix for all states: facts */
+	{
+		const int	outputs[] = {p->rel_legal, p->rel_next, p->rel_goal, p->rel_terminal};
+
+		for (int k = 0; k < lengthof(outputs); k++)
+			if (!p->relations[outputs[k]].dynamic)
+				for (int i = 0; i < g->tuples[outputs[k]].n; i++)
+					add_ground_rule(g, g->tuples[outputs[k]].atoms[i], NULL, 0);
+	}
 	return g;
 }
