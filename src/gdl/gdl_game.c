@@ -160,7 +160,7 @@ gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out
 		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
 		r->values[inputs[role]] = 1;
 	}
-	propnet_run(net, PHASE_MOVE, r->values);
+	propnet_run_move(net, r->values, inputs, game->nroles);
 	memset(words, 0, r->nwords * sizeof(uint64));
 	for (int i = 0; i < net->nbase; i++)
 		if (net->base_next[i] >= 0 && r->values[net->base_next[i]])
@@ -448,6 +448,10 @@ keep_network(const Propnet *net, const TermStore *from, TermStore *to)
 
 	k->role_inputs = keep(net->role_inputs, (net->nroles + 1) * sizeof(int32));
 	k->rule_start = keep(net->rule_start, (net->nnodes + 1) * sizeof(int32));
+	k->rule_end = keep(net->rule_end, net->nnodes * sizeof(int32));
+	k->trigger_start = keep(net->trigger_start, (net->ninputs + 1) * sizeof(int32));
+	k->trigger_rule = keep(net->trigger_rule, net->trigger_start[net->ninputs] * sizeof(int32));
+	k->trigger_head = keep(net->trigger_head, net->trigger_start[net->ninputs] * sizeof(int32));
 	k->literal_start = keep(net->literal_start, (net->nrules + 1) * sizeof(int32));
 	k->literals = keep(net->literals, net->literal_start[net->nrules] * sizeof(int32));
 	k->input_legal = keep(net->input_legal, net->ninputs * sizeof(int32));

@@ -223,6 +223,99 @@ make_phase(Propnet *net, const Builder *b, NetPhase phase, const bool *cone, con
 	}
 }
 
+/* The input that rule r needs, when nothing else it needs changes with the move; or -1. */
+static int32
+trigger_of(const Propnet *net, int r, const bool *uses_input)
+{
+	int32		trigger = -1;
+
+	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+	{
+		int32		node = net->literals[l] >> 1;
+		bool		input = node >= net->nbase && node < net->nbase + net->ninputs;
+
+		if (input && trigger < 0 && (net->literals[l] & 1) == 0)
+			trigger = node;
+		else if (uses_input[node] && !input)
+			return -1;
+	}
+	return trigger;
+}
+
+/*
+ * Moves the triggered rules of the move phase's nodes after each node's
+ * own (rule_end) and files them by input.
+ */
+static void
+file_triggered_rules(Propnet *net, const bool *uses_input)
+{
+	int32	   *trigger = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *rule_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *literal_start = palloc_extended((net->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32),
+										   MCXT_ALLOC_HUGE);
+	bool	   *in_move = palloc0(net->nnodes * sizeof(bool));
+	int			nrules = 0,
+				nliterals = 0,
+				ntriggered = 0;
+
+	for (int s = 0; s < net->nsteps[PHASE_MOVE]; s++)
+		if (net->steps[PHASE_MOVE][s] >= 0)
+			in_move[net->steps[PHASE_MOVE][s]] = true;
+	net->rule_end = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	net->trigger_start = palloc0((net->ninputs + 1) * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+		for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+		{
+			trigger[r] = in_move[v] ? trigger_of(net, r, uses_input) : -1;
+			if (trigger[r] >= 0)
+			{
+				net->trigger_start[trigger[r] - net->nbase + 1]++;
+				ntriggered++;
+			}
+		}
+	for (int i = 0; i < net->ninputs; i++)
+		net->trigger_start[i + 1] += net->trigger_start[i];
+	net->trigger_rule = palloc(Max(1, ntriggered) * sizeof(int32));
+	net->trigger_head = palloc(Max(1, ntriggered) * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+	{
+		rule_start[v] = nrules;
+		/* the node's own rules, then its triggered ones */
+		for (int pass = 0; pass < 2; pass++)
+		{
+			for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+			{
+				int			n = net->literal_start[r + 1] - net->literal_start[r];
+
+				if ((trigger[r] >= 0) != (pass == 1))
+					continue;
+				if (pass == 1)
+				{
+					int			slot = net->trigger_start[trigger[r] - net->nbase]++;
+
+					net->trigger_rule[slot] = nrules;
+					net->trigger_head[slot] = v;
+				}
+				literal_start[nrules++] = nliterals;
+				memcpy(literals + nliterals, net->literals + net->literal_start[r], n * sizeof(int32));
+				nliterals += n;
+			}
+			if (pass == 0)
+				net->rule_end[v] = nrules;
+		}
+	}
+	rule_start[net->nnodes] = nrules;
+	literal_start[nrules] = nliterals;
+	/* trigger_start was advanced past each input's rules: shift it back */
+	for (int i = net->ninputs; i > 0; i--)
+		net->trigger_start[i] = net->trigger_start[i - 1];
+	net->trigger_start[0] = 0;
+	net->rule_start = rule_start;
+	net->literal_start = literal_start;
+	net->literals = literals;
+}
+
 static bool *
 new_flags(const Propnet *net)
 {
@@ -300,6 +393,10 @@ propnet_outputs(Grounding *g, const TermId *roles, int nroles)
 		}
 	net->nnodes = node;
 	net->rule_start = palloc0((net->nnodes + 1) * sizeof(int32));
+	net->rule_end = palloc0(net->nnodes * sizeof(int32));
+	net->trigger_start = palloc0((net->ninputs + 1) * sizeof(int32));
+	net->trigger_rule = palloc0(sizeof(int32));
+	net->trigger_head = palloc0(sizeof(int32));
 	net->literal_start = palloc0(sizeof(int32));
 	net->literals = palloc0(sizeof(int32));
 	net->group_start = palloc0(sizeof(int32));
@@ -523,51 +620,57 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	close_cone(net, &b, cone);
 	make_phase(net, &b, PHASE_STATE, cone, done, uses_input, 0);
 	make_phase(net, &b, PHASE_MOVE, cone, NULL, uses_input, 1);
+	file_triggered_rules(net, uses_input);
 	return net;
+}
+
+
+/* A literal fails when its node's value equals its negation bit. */
+static inline bool
+rule_holds(const Propnet *net, const uint8 *values, int32 r)
+{
+	int			l = net->literal_start[r],
+				end = net->literal_start[r + 1];
+
+	while (l < end && values[net->literals[l] >> 1] != (net->literals[l] & 1))
+		l++;
+	return l == end;
 }
 
 static inline bool
 node_holds(const Propnet *net, const uint8 *values, int32 node)
 {
-	for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
-	{
-		int			l = net->literal_start[r],
-					end = net->literal_start[r + 1];
-
-		/* a literal fails when the node's value equals its negation bit */
-		while (l < end && values[net->literals[l] >> 1] != (net->literals[l] & 1))
-			l++;
-		if (l == end)
+	for (int r = net->rule_start[node]; r < net->rule_end[node]; r++)
+		if (rule_holds(net, values, r))
 			return true;
-	}
 	return false;
 }
 
-void
-propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
+/*
+ * Runs the steps of a phase.  keep: nodes keep what triggered rules set
+ * (the move phase); otherwise each step sets its node.
+ */
+static void
+run_steps(const Propnet *net, NetPhase phase, uint8 *values, bool keep)
 {
 	const int32 *steps = net->steps[phase];
 	int			n = net->nsteps[phase];
 
-	if (net->prover != NULL)
-	{
-		prover_run(net->prover, net, phase, values);
-		return;
-	}
 	for (int s = 0; s < n; s++)
 	{
 		int32		step = steps[s];
 
 		if (likely(step >= 0))
-			values[step] = node_holds(net, values, step);
+			values[step] = (keep && values[step]) || node_holds(net, values, step);
 		else
 		{
 			int			first = net->group_start[-step - 1],
 						last = net->group_start[-step];
 			bool		changed = true;
 
-			for (int k = first; k < last; k++)
-				values[net->group_nodes[k]] = 0;
+			if (!keep)
+				for (int k = first; k < last; k++)
+					values[net->group_nodes[k]] = 0;
 			while (changed)
 			{
 				changed = false;
@@ -584,4 +687,43 @@ propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
 			}
 		}
 	}
+}
+
+void
+propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
+{
+	if (net->prover != NULL)
+		prover_run(net->prover, net, phase, values);
+	else
+		run_steps(net, phase, values, false);
+}
+
+void
+propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int ninputs)
+{
+	const int32 *steps = net->steps[PHASE_MOVE];
+
+	if (net->prover != NULL)
+	{
+		prover_run(net->prover, net, PHASE_MOVE, values);
+		return;
+	}
+	/* nodes start false, then true where a triggered rule of the move's actions holds */
+	for (int s = 0; s < net->nsteps[PHASE_MOVE]; s++)
+	{
+		if (steps[s] >= 0)
+			values[steps[s]] = 0;
+		else
+			for (int k = net->group_start[-steps[s] - 1]; k < net->group_start[-steps[s]]; k++)
+				values[net->group_nodes[k]] = 0;
+	}
+	for (int i = 0; i < ninputs; i++)
+	{
+		int			input = inputs[i] - net->nbase;
+
+		for (int t = net->trigger_start[input]; t < net->trigger_start[input + 1]; t++)
+			if (rule_holds(net, values, net->trigger_rule[t]))
+				values[net->trigger_head[t]] = 1;
+	}
+	run_steps(net, PHASE_MOVE, values, true);
 }

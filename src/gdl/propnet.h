@@ -40,8 +40,17 @@ typedef struct Propnet
 	int			nroles;
 	int32	   *role_inputs;	/* nroles + 1: role r's inputs are [role_inputs[r], role_inputs[r+1]) */
 	int32	   *rule_start;		/* nnodes + 1: the rules of each node */
+	int32	   *rule_end;		/* per node: the end of the rules it evaluates (the rest are triggered) */
 	int32	   *literal_start;	/* per rule + 1 */
 	int32	   *literals;		/* node << 1 | negated */
+	/*
+	 * Rules of the move phase that need one action and nothing else that the
+	 * move changes, filed under that action: a move evaluates its own
+	 * actions' rules only.
+	 */
+	int32	   *trigger_start;	/* ninputs + 1, into trigger_rule and trigger_head */
+	int32	   *trigger_rule;
+	int32	   *trigger_head;
 	int32	   *input_legal;	/* per input: its legal node, or -1 (never legal) */
 	int32	   *base_next;		/* per base node: its next node, or -1 (never next) */
 	int32		terminal;		/* node, or -1 (never terminal) */
@@ -78,5 +87,8 @@ extern Propnet *propnet_outputs(Grounding *g, const TermId *roles, int nroles);
 
 /* Evaluates the steps of one phase into values[] (0 or 1 per node). */
 extern void propnet_run(const Propnet *net, NetPhase phase, uint8 *values);
+
+/* The move phase, with the active input nodes of the joint move. */
+extern void propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int ninputs);
 
 #endif
