@@ -365,6 +365,7 @@ join_from(Join *j, int remaining)
 	Candidates	c = {.count = INT_MAX};
 	const Tuples *t = NULL;
 
+	CHECK_FOR_INTERRUPTS();
 	if (j->stop != NULL && *j->stop)
 		return;
 	if (j->ops->head_known != NULL && remaining > 0 && all_bound(j, rule->head) &&

@@ -53,6 +53,8 @@ struct Prover
 	int			depth;
 	int			stack_room;
 	uint64		additions;		/* answers added so far */
+	Size		memory_limit;	/* of the queries of a state and its grounding's terms */
+	uint32		calls;			/* since memory was last checked */
 	/* terms of the output nodes */
 	TermId	   *base_atom;		/* per base node: (true X) */
 	TermId	   *next_atom;		/* per base node: (next X) */
@@ -98,6 +100,28 @@ memo_grow(Memo *m)
 }
 
 static Call *answer(Prover *pv, int relation, const TermId *args);
+
+/*
+ * Runaway recursion (rules that build ever larger terms) ends here, or in
+ * check_stack_depth, not in the OOM killer.
+ */
+static void
+check_memory(Prover *pv)
+{
+	Size		used = MemoryContextMemAllocated(pv->state_memo.cxt, true) +
+		MemoryContextMemAllocated(pv->move_memo.cxt, true) +
+		MemoryContextMemAllocated(pv->static_memo.cxt, true) +
+		(Size) pv->g->terms->nterms * (sizeof(TermNode) + 3 * sizeof(int32));
+
+	CHECK_FOR_INTERRUPTS();
+	if (used > pv->memory_limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": evaluating a state needs more than gametree.gdl_memory (%zu kB)",
+						pv->p->game, pv->memory_limit / 1024),
+				 errhint("The rules may recurse without end; otherwise raise gametree.gdl_memory.")));
+}
+
 
 /* A static relation that grounding computed: its atoms are all there. */
 static inline bool
@@ -159,8 +183,9 @@ prover_emit(Join *j)
 	TermId		head = join_substitute(j, j->rule->head, true);
 	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(call));
 
-	if (tuples_insert(j->terms, &call->answers, pv->p->relations[call->relation].arity, head))
-		pv->additions++;
+	if (tuples_insert(j->terms, &call->answers, pv->p->relations[call->relation].arity, head) &&
+		++pv->additions % 4096 == 0)
+		check_memory(pv);
 	MemoryContextSwitchTo(old);
 }
 
@@ -225,7 +250,8 @@ answer(Prover *pv, int relation, const TermId *args)
 		call->reentered = true;
 		return call;
 	}
-	CHECK_FOR_INTERRUPTS();
+	if (++pv->calls % 4096 == 0)
+		check_memory(pv);
 	if (call == NULL)
 	{
 		if (2 * (m->ncalls + 1) > m->nbuckets)
@@ -344,6 +370,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	bool		changed = true;
 
 	pv->g = g;
+	pv->memory_limit = g->memory_limit;
 	pv->p = p;
 	pv->state_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL state",
 										  ALLOCSET_DEFAULT_SIZES);
