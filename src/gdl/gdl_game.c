@@ -184,13 +184,18 @@ gdl_goals(const Game *game, const GameState *state, int *goals)
 			goals[net->goals[i].role] = Max(goals[net->goals[i].role], net->goals[i].value);
 }
 
-/* The one role with a choice other than noop, or GT_NO_ROLE. */
+/*
+ * The one role with a choice other than noop; GT_NO_ROLE when several
+ * have one, or at the end (search asks at terminal states too).
+ */
 static int
-gdl_mover(const Game *game, const GameState *state)
+gdl_control(const Game *game, const GameState *state)
 {
 	GdlRules   *r = rules_of(game);
 	int			mover = GT_NO_ROLE;
 
+	if (gdl_terminal(game, state))
+		return GT_NO_ROLE;
 	legal_actions(game, state);
 	for (int role = 0; role < game->nroles; role++)
 	{
@@ -201,12 +206,6 @@ gdl_mover(const Game *game, const GameState *state)
 		mover = role;
 	}
 	return mover;
-}
-
-static int
-gdl_control(const Game *game, const GameState *state)
-{
-	return gdl_terminal(game, state) ? GT_NO_ROLE : gdl_mover(game, state);
 }
 
 static void
@@ -400,7 +399,7 @@ gdl_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 		words[node / 64] |= UINT64CONST(1) << (node % 64);
 	}
 	out->size = r->nwords * sizeof(uint64);
-	if (control_given || (!r->has_control && !gdl_terminal(game, out) && gdl_mover(game, out) != GT_NO_ROLE))
+	if (control_given || (!r->has_control && gdl_control(game, out) != GT_NO_ROLE))
 		gt_check_control(game, given, gdl_control(game, out));
 }
 
@@ -503,7 +502,6 @@ static const Game gdl_template = {
 	.terminal = gdl_terminal,
 	.goals = gdl_goals,
 	.control = gdl_control,
-	.mover = gdl_mover,
 	.perft = gdl_perft,
 	.encode_state = gdl_encode_state,
 	.decode_state = gdl_decode_state,
