@@ -53,9 +53,8 @@ program_rule_text(const Program *p, int sentence)
 	bool		space = false;
 
 	initStringInfo(&out);
-	appendStringInfo(&out, "line %d: ", s->line);
 	/* the sentence on one line, runs of white space as one blank */
-	for (int i = 0; i < len && out.len < EXCERPT_BYTES + 20; i++)
+	for (int i = 0; i < len && out.len < EXCERPT_BYTES; i++)
 	{
 		char		c = p->text[s->start + i];
 
@@ -63,13 +62,13 @@ program_rule_text(const Program *p, int sentence)
 			space = true;
 		else
 		{
-			if (space && out.data[out.len - 1] != '(')
+			if (space && out.len > 0 && out.data[out.len - 1] != '(')
 				appendStringInfoChar(&out, ' ');
 			space = false;
 			appendStringInfoChar(&out, c);
 		}
 	}
-	if (out.len >= EXCERPT_BYTES + 20)
+	if (out.len >= EXCERPT_BYTES)
 		appendStringInfoString(&out, " ...");
 	return out.data;
 }
@@ -90,7 +89,7 @@ rule_error(const Program *p, int sentence, const char *fmt,...)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
 			 errmsg("game \"%s\", line %d: %s", p->game, p->sentences[sentence].line, message),
-			 errdetail("The rule is %s", program_rule_text(p, sentence))));
+			 errdetail("The rule: %s", program_rule_text(p, sentence))));
 }
 
 int

@@ -119,7 +119,7 @@ extern Program *program_build(const char *game, const char *text);
 /* The relation of a name and arity, or -1. */
 extern int	program_relation(const Program *p, SymbolId name, int arity);
 
-/* "line N: (<= ...)" of rule r, cut when long. */
+/* The text of a sentence on one line, cut when long, for messages. */
 extern char *program_rule_text(const Program *p, int sentence);
 
 #endif
