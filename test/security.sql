@@ -4,7 +4,7 @@
 -- its code as a caller through search_path.
 -- Not in one transaction: other sessions (dblink) log in as alice and bob.
 SET client_min_messages = warning;
-SELECT plan(30);
+SELECT plan(36);
 
 DO $$
 BEGIN
@@ -52,6 +52,22 @@ SELECT is((SELECT owner::text FROM gametree.trees WHERE schema = 'alice' AND nam
           'the row names its creator');
 SELECT is(pg_temp.try_as('bob', $$SELECT gametree.create_tree('alice.spoof', 'tictactoe')$$),
           '42501: permission denied for schema alice', 'bob cannot make trees in alice''s schema');
+
+-- Games from GDL: anyone may load one, only its loader unload it, nobody write the table
+SELECT gametree.unload_game(name) FROM gametree.gdl_games WHERE name = 'bobs_game';
+SELECT is(pg_temp.try_as('bob', $$INSERT INTO gametree.gdl_games (name, kif, roles, description, loaded_by)
+                                  VALUES ('spoof', '(role a)', '{a}', 'x', 'alice')$$),
+          '42501: permission denied for table gdl_games', 'bob cannot write gdl_games');
+SELECT is(pg_temp.try_as('bob', $$SELECT gametree.load_game('bobs_game',
+            '(role a) (init (s)) (<= (legal a go) (true (s))) (<= terminal (true (s))) (<= (goal a 100) (true (s)))')$$),
+          'ok', 'bob loads a game');
+SELECT is((SELECT loaded_by::text FROM gametree.gdl_games WHERE name = 'bobs_game'), 'bob',
+          'the row names its loader');
+SELECT is(pg_temp.try_as('alice', $$SELECT gametree.perft('bobs_game', gametree.initial('bobs_game'), 1)$$),
+          'ok', 'alice plays bob''s game');
+SELECT is(pg_temp.try_as('alice', $$SELECT gametree.unload_game('bobs_game')$$),
+          '42501: permission denied to unload game "bobs_game"', 'alice cannot unload bob''s game');
+SELECT is(pg_temp.try_as('bob', $$SELECT gametree.unload_game('bobs_game')$$), 'ok', 'bob unloads it');
 
 -- bob cannot write, grow, drop or spoof alice's tree
 SELECT is(pg_temp.try_as('bob', $$CALL gametree.grow('alice.future')$$),

@@ -52,6 +52,16 @@ for table in perft perft_move_rules positions chess_mates chess_avoid_mate conne
 	gt_psql -q -d gametree_tap \
 		-c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
 done
+# The GDL game descriptions (test/data/gdl/README.md), one row per file, the
+# text less its final newline: psql reads each file into a variable, and
+# :'kif' quotes it.
+gt_psql -q -d gametree_tap -c "CREATE TABLE public.reference_gdl (name text PRIMARY KEY, file text, kif text)"
+for file in test/data/gdl/*.kif; do
+	gt_psql -q -d gametree_tap -v name="$(basename "$file" .kif)" -v file="$file" <<-'EOF'
+		\set kif `cat :'file'`
+		INSERT INTO public.reference_gdl VALUES (:'name', :'file', :'kif');
+	EOF
+done
 cd "$GT_ROOT"
 pg_prove --verbose --dbname gametree_tap --ext .sql -r test/ >"$log/tap.out" 2>&1 || true
 cat "$log/tap.out"
@@ -83,6 +93,10 @@ tap_script readme bash tools/readme_check.sh
 
 gt_log "the command-line client"
 tap_script client bash tools/client_check.sh
+
+# Last: it restarts the private cluster (ending every session on it).
+gt_log "a game loaded from GDL outlives a restart of the server"
+tap_script gdl_restart bash tools/gdl_restart_check.sh
 
 rm -rf "$log"
 echo "$passed passed, $failed failed"

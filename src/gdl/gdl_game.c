@@ -10,9 +10,10 @@
  *
  * JSON: a fact (cell 1 1 b) is ["cell", 1, 1, "b"], a nested term an array
  * inside it; symbols that spell a non-negative integer are JSON numbers,
- * other symbols strings.  When the rules have no (control role) fact of
- * their own, the state says ["control", role] when one role alone has a
- * choice other than noop, as the native games do.
+ * other symbols strings.  When the rules have no control facts of their
+ * own, the state says ["control", role] when one role alone has a choice
+ * other than noop, as the native games do.  A list of one symbol, (open),
+ * is the symbol itself.
  */
 #include "postgres.h"
 
@@ -30,7 +31,7 @@ typedef struct GdlRules
 	TermStore  *terms;			/* the facts, actions and roles, and nothing else */
 	int32	   *term_base;		/* per term of terms: its base node, or -1 */
 	int			nwords;			/* 64-bit words of a state */
-	int			has_control;	/* the rules have facts (control role) */
+	bool		has_control;	/* the rules have control facts of their own */
 	uint8	   *shift;			/* per role: where its action index sits in a move */
 	uint64	   *mask;			/* per role */
 	int32	   *noop;			/* per role: the input of its noop, or -1 */
@@ -573,8 +574,7 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 	for (int i = 0; i < net->nbase; i++)
 	{
 		r->term_base[net->base_terms[i]] = i;
-		if (term_functor(r->terms, net->base_terms[i]) == control &&
-			term_arity(r->terms, net->base_terms[i]) == 1)
+		if (term_functor(r->terms, net->base_terms[i]) == control)
 			r->has_control = true;
 	}
 	r->nwords = Max(1, (net->nbase + 63) / 64);

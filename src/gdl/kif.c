@@ -161,7 +161,8 @@ read_list(KifReader *r)
 						term_node(r->ts, head)->kind == TERM_VARIABLE ?
 						r->variables[term_node(r->ts, head)->name] : term_text(r->ts, head)),
 				 errhint("Variables cannot name relations or functions in GDL.")));
-	t = term_function(r->ts, term_functor(r->ts, head), nitems - 1, items + 1);
+	/* (open) is the constant open, as GDL reads it */
+	t = nitems == 1 ? head : term_function(r->ts, term_functor(r->ts, head), nitems - 1, items + 1);
 	pfree(items);
 	return t;
 }

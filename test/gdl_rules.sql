@@ -1,0 +1,199 @@
+-- The rules of games loaded from GDL (test/data/gdl, table reference_gdl):
+-- perft of the sample files against the built-in games and published counts
+-- (test/data/gdl/README.md), and what initial, next, legal, successors,
+-- control, terminal, goal, board and state_hash give for them.
+-- In one transaction: the games are loaded here and gone with the rollback.
+BEGIN;
+SET client_min_messages = warning;
+SELECT plan(42);
+
+-- Loads reference_gdl's file f as game; 'ok' or the error (a cancel by
+-- statement_timeout too).
+CREATE FUNCTION pg_temp.load(game text, f text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM gametree.load_game(game, (SELECT kif FROM reference_gdl WHERE name = f));
+  RETURN 'ok';
+EXCEPTION WHEN OTHERS OR query_canceled THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+-- The first column of the first row of sql's result as text, or the error
+-- (a cancel by statement_timeout too).
+CREATE FUNCTION pg_temp.val(sql text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  v text;
+BEGIN
+  EXECUTE sql INTO v;
+  RETURN v;
+EXCEPTION WHEN OTHERS OR query_canceled THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+-- perft 1..depth from the initial state, comma-separated, or the error.
+CREATE FUNCTION pg_temp.perfts(game text, depth integer, include_terminal boolean DEFAULT false)
+RETURNS text LANGUAGE sql AS $$
+  SELECT pg_temp.val(format('SELECT string_agg(gametree.perft(%1$L, gametree.initial(%1$L), d, %3$L)::text, '','' ORDER BY d)
+                             FROM generate_series(1, %2$s) d', game, depth, include_terminal))
+$$;
+
+-- The published counts of reference_perft (test/data/perft.tsv), the same way.
+CREATE FUNCTION pg_temp.published(game text, depth integer, name text DEFAULT 'initial') RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(count::text, ',' ORDER BY r.depth) FROM reference_perft r
+  WHERE r.game = published.game AND r.name = published.name AND r.depth <= published.depth
+$$;
+
+-- The state after playing actions (bare actions or joint moves) from the initial state.
+CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  s jsonb := gametree.initial(game);
+  a jsonb;
+BEGIN
+  FOR a IN SELECT * FROM jsonb_array_elements(actions) LOOP
+    s := gametree.next(game, s, a);
+  END LOOP;
+  RETURN s;
+END $$;
+
+SELECT is(pg_temp.load('gdl_rules_ttt', 'ticTacToe')
+          || ' ' || pg_temp.load('gdl_rules_c4_8x6', 'connectFour')
+          || ' ' || pg_temp.load('gdl_rules_c4', 'connect4')
+          || ' ' || pg_temp.load('gdl_rules_ttt3', 'tictactoe_3player')
+          || ' ' || pg_temp.load('gdl_rules_roshambo', 'roshambo2')
+          || ' ' || pg_temp.load('gdl_rules_prisoner', 'gt_prisoner')
+          || ' ' || pg_temp.load('gdl_rules_c4_simultaneous', 'connectFourSimultaneous')
+          || ' ' || pg_temp.load('gdl_rules_nim', 'nim1'),
+          'ok ok ok ok ok ok ok ok', 'the eight descriptions load');
+
+-- Tic-tac-toe: the same game as the built-in one.
+SELECT is(pg_temp.perfts('gdl_rules_ttt', 9), pg_temp.perfts('tictactoe', 9),
+          'ticTacToe.kif: perft 1..9 equals the built-in tictactoe''s at every depth');
+SELECT is(pg_temp.perfts('gdl_rules_ttt', 9), '9,72,504,3024,15120,54720,148176,200448,127872',
+          'ticTacToe.kif: perft 1..9 equals the published counts');
+SELECT is(pg_temp.published('tictactoe', 9), '9,72,504,3024,15120,54720,148176,200448,127872',
+          '(the counts of test/data/perft.tsv)');
+SELECT is(pg_temp.val($$SELECT gametree.perft('gdl_rules_ttt', gametree.initial('gdl_rules_ttt'), 9, include_terminal => true)$$),
+          '255168', 'ticTacToe.kif: 255,168 complete games');
+SELECT is(gametree.initial('gdl_rules_ttt'), gametree.initial('tictactoe'),
+          'ticTacToe.kif: the initial state is the built-in one''s, fact for fact');
+SELECT is(gametree.initial('gdl_rules_ttt'),
+          '[["cell",1,1,"b"],["cell",1,2,"b"],["cell",1,3,"b"],["cell",2,1,"b"],["cell",2,2,"b"],["cell",2,3,"b"],
+            ["cell",3,1,"b"],["cell",3,2,"b"],["cell",3,3,"b"],["control","xplayer"]]',
+          'facts as arrays, numbers as JSON numbers, in canonical order');
+SELECT is(pg_temp.val($$SELECT gametree.next('gdl_rules_ttt', gametree.initial('gdl_rules_ttt'), '["mark",2,2]')$$),
+          gametree.next('tictactoe', gametree.initial('tictactoe'), '["mark",2,2]')::text,
+          'next() with the bare action ["mark",2,2]: the built-in game''s state');
+SELECT is(gametree.next('gdl_rules_ttt', gametree.initial('gdl_rules_ttt'), '["mark",2,2]'),
+          gametree.next('gdl_rules_ttt', gametree.initial('gdl_rules_ttt'),
+                        '[["does","xplayer",["mark",2,2]],["does","oplayer","noop"]]'),
+          'the bare action and the joint move give the same state');
+SELECT results_eq($$SELECT m FROM gametree.legal('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",2,2]]')) m$$,
+                  $$SELECT m FROM gametree.legal('tictactoe', pg_temp.play('tictactoe', '[["mark",2,2]]')) m$$,
+                  'legal() after ["mark",2,2]: the built-in game''s joint moves, in the same order');
+SELECT throws_ok($$SELECT gametree.next('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",2,2]]'), '["mark",2,2]')$$,
+                 '22023', NULL, 'next() with an illegal action (22023)');
+SELECT is(ARRAY[gametree.control('gdl_rules_ttt', gametree.initial('gdl_rules_ttt')),
+                gametree.control('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",2,2]]'))],
+          ARRAY['xplayer', 'oplayer'], 'control(): the player to move, xplayer then oplayer');
+-- x: (1,1) (1,2) (1,3), o: (2,1) (2,2)
+SELECT results_eq($$SELECT gametree.terminal('gdl_rules_ttt', s), gametree.goal('gdl_rules_ttt', s),
+                           gametree.control('gdl_rules_ttt', s)
+                    FROM pg_temp.play('gdl_rules_ttt', '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2],["mark",1,3]]') s$$,
+                  $$VALUES (true, '{"xplayer": 100, "oplayer": 0}'::jsonb, NULL::text)$$,
+                  'a row of crosses: terminal, goals 100 and 0, nobody in control');
+SELECT is((SELECT count(*) FROM gametree.legal('gdl_rules_ttt',
+             pg_temp.play('gdl_rules_ttt', '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2],["mark",1,3]]'))),
+          0::bigint, 'and no legal move');
+SELECT is(gametree.goal('gdl_rules_ttt', gametree.initial('gdl_rules_ttt')), NULL, 'goal() is NULL while play goes on');
+
+-- board() lists the facts of the state, one "(relation arguments)" each.
+SELECT is((SELECT count(*) FROM jsonb_array_elements(pg_temp.play('gdl_rules_ttt', '[["mark",2,2]]')) f
+           WHERE strpos(gametree.board('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",2,2]]')),
+                        format('(%s)', (SELECT string_agg(a #>> '{}', ' ' ORDER BY n)
+                                        FROM jsonb_array_elements(f) WITH ORDINALITY x(a, n)))) > 0),
+          10::bigint, 'board() shows each of the ten facts');
+SELECT alike(gametree.board('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",2,2]]')),
+             '%(cell 2 2 x)%(control oplayer)%', 'among them (cell 2 2 x) and (control oplayer)');
+
+-- state_hash: the same state, however reached or written, has the same hash.
+SELECT is(gametree.state_hash('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",1,1],["mark",2,2],["mark",3,3]]')),
+          gametree.state_hash('gdl_rules_ttt', pg_temp.play('gdl_rules_ttt', '[["mark",3,3],["mark",2,2],["mark",1,1]]')),
+          'state_hash: a transposition has the same hash');
+SELECT is(gametree.state_hash('gdl_rules_ttt', (SELECT jsonb_agg(f ORDER BY n DESC)
+                                               FROM jsonb_array_elements(gametree.initial('gdl_rules_ttt')) WITH ORDINALITY x(f, n))),
+          gametree.state_hash('gdl_rules_ttt', gametree.initial('gdl_rules_ttt')),
+          'state_hash: the facts in reverse order, the same hash');
+SELECT is(gametree.canonical('gdl_rules_ttt', (SELECT jsonb_agg(f ORDER BY n DESC)
+                                              FROM jsonb_array_elements(gametree.initial('gdl_rules_ttt')) WITH ORDINALITY x(f, n))),
+          gametree.initial('gdl_rules_ttt'), 'canonical() puts them back in order');
+SELECT is(gametree.state_hash('gdl_rules_ttt', gametree.initial('gdl_rules_ttt')),
+          gametree.state_hash('gdl_rules_ttt', gametree.initial('gdl_rules_ttt')), 'state_hash: the same on every call');
+SELECT is((SELECT count(DISTINCT gametree.state_hash('gdl_rules_ttt', next)) FROM gametree.successors('gdl_rules_ttt', gametree.initial('gdl_rules_ttt'))),
+          9::bigint, 'state_hash: the nine states after the first move differ');
+
+-- Connect four, 8 columns x 6 rows (connectFour.kif): no line ends before ply 7.
+SELECT is(pg_temp.perfts('gdl_rules_c4_8x6', 5), '8,64,512,4096,32768', 'connectFour.kif (8 x 6): perft 1..5 is 8^d');
+-- Connect four, 7 x 6 (connect4.kif): as the built-in game.
+SELECT is(pg_temp.perfts('gdl_rules_c4', 6), pg_temp.perfts('connect4', 6),
+          'connect4.kif (7 x 6): perft 1..6 equals the built-in connect4''s');
+SELECT is(pg_temp.perfts('gdl_rules_c4', 6), '7,49,343,2401,16807,117649',
+          'connect4.kif: perft 1..6 equals the published counts');
+
+-- Nim (heaps 1, 5, 4, 2): numbers as JSON numbers; control is the game's own relation.
+SELECT is(gametree.initial('gdl_rules_nim'),
+          '[["control","player1"],["heap","a",1],["heap","b",5],["heap","c",4],["heap","d",2]]',
+          'nim1.kif: the initial state');
+SELECT is(pg_temp.val($$SELECT gametree.control('gdl_rules_nim', gametree.next('gdl_rules_nim', gametree.initial('gdl_rules_nim'), '["reduce","b",0]'))$$),
+          'player2', 'nim1.kif: after player1 moves, player2 is in control');
+
+-- Three players on a 5x5 board that wraps around, four in a line.
+SELECT is((SELECT roles FROM gametree.games() WHERE game = 'gdl_rules_ttt3'), '{xplayer,oplayer,zplayer}',
+          'tictactoe_3player.kif: three roles');
+SELECT is(ARRAY(SELECT gametree.control('gdl_rules_ttt3', pg_temp.play('gdl_rules_ttt3', m))
+                FROM (VALUES (0, '[]'::jsonb), (1, '[["mark",1,1]]'), (2, '[["mark",1,1],["mark",2,2]]'),
+                             (3, '[["mark",1,1],["mark",2,2],["mark",3,3]]')) v(n, m) ORDER BY n),
+          ARRAY['xplayer', 'oplayer', 'zplayer', 'xplayer'], 'control(): xplayer, oplayer, zplayer in turn');
+SELECT is((SELECT count(*) FROM gametree.legal('gdl_rules_ttt3', gametree.initial('gdl_rules_ttt3'))), 25::bigint,
+          '25 moves at first');
+-- x completes row 1; o has three in row 2, z nothing in a line
+SELECT results_eq($$SELECT gametree.terminal('gdl_rules_ttt3', s), gametree.goal('gdl_rules_ttt3', s)
+                    FROM pg_temp.play('gdl_rules_ttt3', '[["mark",1,1],["mark",2,1],["mark",4,1],["mark",1,2],["mark",2,2],
+                                                          ["mark",4,3],["mark",1,3],["mark",2,3],["mark",4,5],["mark",1,4]]') s$$,
+                  $$VALUES (true, '{"xplayer": 100, "oplayer": 66, "zplayer": 0}'::jsonb)$$,
+                  'tictactoe_3player: a line of four ends play; goal() gives three values: 100, 66 (three in a line), 0');
+SELECT is((SELECT count(*) FROM jsonb_object_keys(gametree.goal('gdl_rules_ttt3',
+             pg_temp.play('gdl_rules_ttt3', '[["mark",1,1],["mark",2,1],["mark",4,1],["mark",1,2],["mark",2,2],
+                                               ["mark",4,3],["mark",1,3],["mark",2,3],["mark",4,5],["mark",1,4]]')))),
+          3::bigint, 'one goal per role');
+-- the board wraps: (1,5) (1,1) (1,2) (1,3) is a line
+SELECT is(gametree.goal('gdl_rules_ttt3', pg_temp.play('gdl_rules_ttt3',
+            '[["mark",1,1],["mark",2,1],["mark",3,1],["mark",1,2],["mark",2,2],["mark",3,2],
+              ["mark",1,3],["mark",2,4],["mark",3,4],["mark",1,5]]')),
+          '{"xplayer": 100, "oplayer": 0, "zplayer": 0}', 'a line across the edge counts: 100, and 0 for the others');
+
+-- Moves at the same time: no role in control.
+SELECT is(pg_temp.val($$SELECT count(*) FROM gametree.legal('gdl_rules_roshambo', gametree.initial('gdl_rules_roshambo'))$$),
+          '16', 'roshambo2.kif: 16 joint moves at first (4 throws each)');
+SELECT is(pg_temp.val($$SELECT count(*) FROM gametree.successors('gdl_rules_roshambo', gametree.initial('gdl_rules_roshambo'))$$),
+          '16', 'and 16 successors');
+SELECT is(pg_temp.val($$SELECT coalesce(gametree.control('gdl_rules_roshambo', gametree.initial('gdl_rules_roshambo')), 'NULL')$$),
+          'NULL', 'roshambo2.kif: control() is NULL');
+SELECT is(pg_temp.val($$SELECT count(*) FROM gametree.legal('gdl_rules_prisoner', gametree.initial('gdl_rules_prisoner'))$$),
+          '4', 'gt_prisoner.kif: 4 joint moves at first');
+SELECT is(pg_temp.val($$SELECT coalesce(gametree.control('gdl_rules_prisoner', gametree.initial('gdl_rules_prisoner')), 'NULL')$$),
+          'NULL', 'gt_prisoner.kif: control() is NULL');
+-- connectFourSimultaneous has a control relation of its own, (control red 1)
+SELECT is(pg_temp.val($$SELECT count(*) FROM gametree.legal('gdl_rules_c4_simultaneous', gametree.initial('gdl_rules_c4_simultaneous'))$$),
+          '64', 'connectFourSimultaneous.kif: 8 x 8 joint moves at first');
+SELECT is(pg_temp.val($$SELECT coalesce(gametree.control('gdl_rules_c4_simultaneous', gametree.initial('gdl_rules_c4_simultaneous')), 'NULL')$$),
+          'NULL', 'connectFourSimultaneous.kif: control() is NULL');
+
+-- Chess (chess.kif): the start position's perft from chessprogramming.org.
+SET LOCAL statement_timeout = '5min';
+SELECT is(pg_temp.load('gdl_rules_chess', 'chess'), 'ok', 'chess.kif loads');
+SET LOCAL statement_timeout = '5min';
+SELECT is(pg_temp.perfts('gdl_rules_chess', 3), pg_temp.published('chess', 3, 'start'),
+          'chess.kif: perft 1..3 = 20, 400, 8,902');
+RESET statement_timeout;
+
+SELECT * FROM finish();
+ROLLBACK;
