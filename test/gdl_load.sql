@@ -9,27 +9,12 @@ SET client_min_messages = warning;
 SELECT plan(60);
 SELECT now() AS started \gset
 
-CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
-  SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
-                split_part(current_setting('unix_socket_directories'), ',', 1),
-                current_setting('port'), current_user)
-$$;
+\ir helpers.psql
 
 -- Runs sql; returns 'ok' or the error's SQLSTATE and message.
 CREATE FUNCTION pg_temp.try(sql text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE sql;
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- The same as role.
-CREATE FUNCTION pg_temp.try_as(role text, sql text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format('SET LOCAL ROLE %I', role);
-  EXECUTE sql;
-  RESET ROLE;
   RETURN 'ok';
 EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
@@ -48,34 +33,9 @@ EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 
--- The first column of the first row of sql's result as text, or the error.
-CREATE FUNCTION pg_temp.val(sql text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-  v text;
-BEGIN
-  EXECUTE sql INTO v;
-  RETURN v;
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- perft 1..depth from the initial state, comma-separated, or the error.
-CREATE FUNCTION pg_temp.perfts(game text, depth integer) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  RETURN (SELECT string_agg(gametree.perft(game, gametree.initial(game), d)::text, ',' ORDER BY d)
-          FROM generate_series(1, depth) d);
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- What this test makes, also what a run that stopped half way left.
-CREATE FUNCTION pg_temp.clean_up() RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM gametree.drop_tree(name) FROM gametree.trees WHERE game LIKE 'gdl\_load\_%';
-  PERFORM gametree.unload_game(name) FROM gametree.gdl_games WHERE name LIKE 'gdl\_load\_%';
-END $$;
 \o /dev/null
-SELECT pg_temp.clean_up();
+-- What a run that stopped half way left.
+SELECT pg_temp.clean_up('gdl_load');
 DO $$
 BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'alice') THEN CREATE ROLE alice LOGIN; END IF;
@@ -257,7 +217,7 @@ SELECT throws_ok($$SELECT gametree.initial('gdl_load_rolled_back')$$, '22023', N
 
 \o /dev/null
 SELECT dblink_disconnect('other');
-SELECT pg_temp.clean_up();
+SELECT pg_temp.clean_up('gdl_load');
 \o
 SELECT is((SELECT count(*) FROM gametree.gdl_games WHERE name LIKE 'gdl\_load\_%'), 0::bigint, 'all unloaded at the end');
 SELECT * FROM finish();

@@ -7,52 +7,13 @@ BEGIN;
 SET client_min_messages = warning;
 SELECT plan(42);
 
--- Loads reference_gdl's file f as game; 'ok' or the error (a cancel by
--- statement_timeout too).
-CREATE FUNCTION pg_temp.load(game text, f text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM gametree.load_game(game, (SELECT kif FROM reference_gdl WHERE name = f));
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS OR query_canceled THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\ir helpers.psql
 
--- The first column of the first row of sql's result as text, or the error
--- (a cancel by statement_timeout too).
-CREATE FUNCTION pg_temp.val(sql text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-  v text;
-BEGIN
-  EXECUTE sql INTO v;
-  RETURN v;
-EXCEPTION WHEN OTHERS OR query_canceled THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- perft 1..depth from the initial state, comma-separated, or the error.
-CREATE FUNCTION pg_temp.perfts(game text, depth integer, include_terminal boolean DEFAULT false)
-RETURNS text LANGUAGE sql AS $$
-  SELECT pg_temp.val(format('SELECT string_agg(gametree.perft(%1$L, gametree.initial(%1$L), d, %3$L)::text, '','' ORDER BY d)
-                             FROM generate_series(1, %2$s) d', game, depth, include_terminal))
-$$;
-
--- The published counts of reference_perft (test/data/perft.tsv), the same way.
+-- The published counts of reference_perft (test/data/perft.tsv), comma-separated as perfts gives them.
 CREATE FUNCTION pg_temp.published(game text, depth integer, name text DEFAULT 'initial') RETURNS text LANGUAGE sql AS $$
   SELECT string_agg(count::text, ',' ORDER BY r.depth) FROM reference_perft r
   WHERE r.game = published.game AND r.name = published.name AND r.depth <= published.depth
 $$;
-
--- The state after playing actions (bare actions or joint moves) from the initial state.
-CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE
-  s jsonb := gametree.initial(game);
-  a jsonb;
-BEGIN
-  FOR a IN SELECT * FROM jsonb_array_elements(actions) LOOP
-    s := gametree.next(game, s, a);
-  END LOOP;
-  RETURN s;
-END $$;
 
 SELECT is(pg_temp.load('gdl_rules_ttt', 'ticTacToe')
           || ' ' || pg_temp.load('gdl_rules_c4_8x6', 'connectFour')

@@ -8,42 +8,7 @@ BEGIN;
 SET client_min_messages = warning;
 SELECT plan(24);
 
--- Loads reference_gdl's file f as game; 'ok' or the error.
-CREATE FUNCTION pg_temp.load(game text, f text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM gametree.load_game(game, (SELECT kif FROM reference_gdl WHERE name = f));
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- The first column of the first row of sql's result as text, or the error.
-CREATE FUNCTION pg_temp.val(sql text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-  v text;
-BEGIN
-  EXECUTE sql INTO v;
-  RETURN v;
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- The state after playing actions from the initial state.
-CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE
-  s jsonb := gametree.initial(game);
-  a jsonb;
-BEGIN
-  FOR a IN SELECT * FROM jsonb_array_elements(actions) LOOP
-    s := gametree.next(game, s, a);
-  END LOOP;
-  RETURN s;
-END $$;
-
--- The action of the role in control within a joint move.
-CREATE FUNCTION pg_temp.action(move jsonb) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT m->2 FROM jsonb_array_elements(move) m WHERE m->2 <> '"noop"'
-$$;
+\ir helpers.psql
 
 SELECT is(pg_temp.load('gdl_search_nim', 'nim1') || ' ' || pg_temp.load('gdl_search_ttt3', 'tictactoe_3player')
           || ' ' || pg_temp.load('gdl_search_roshambo', 'roshambo2') || ' ' || pg_temp.load('gdl_search_ttt', 'ticTacToe'),

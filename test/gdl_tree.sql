@@ -8,36 +8,11 @@
 SET client_min_messages = warning;
 SELECT plan(19);
 
-CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
-  SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
-                split_part(current_setting('unix_socket_directories'), ',', 1),
-                current_setting('port'), current_user)
-$$;
+\ir helpers.psql
 
-CREATE FUNCTION pg_temp.clean_up() RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM gametree.drop_tree(name) FROM gametree.trees WHERE name LIKE 'gdl\_tree\_%';
-  PERFORM gametree.unload_game(name) FROM gametree.gdl_games WHERE name LIKE 'gdl\_tree\_%';
-END $$;
-
--- Rows of tree a that tree b lacks, and the reverse, over all three tables
--- (two trees of the same game).
-CREATE FUNCTION pg_temp.differences(a text, b text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-  total bigint := 0;
-  n bigint;
-  suffix text;
-BEGIN
-  FOREACH suffix IN ARRAY ARRAY['_states', '_moves', '_graph'] LOOP
-    EXECUTE format('SELECT count(*) FROM ((TABLE %1$I EXCEPT TABLE %2$I) UNION ALL (TABLE %2$I EXCEPT TABLE %1$I)) d',
-                   a || suffix, b || suffix) INTO n;
-    total := total + n;
-  END LOOP;
-  RETURN total;
-END $$;
-
--- The same for trees of two games whose states have the same facts: states
--- with their values and best move, and edges, by state and move, not id.
+-- What pg_temp.differences (helpers.psql) counts, for trees of two games
+-- whose states have the same facts: states with their values and best move,
+-- and edges, by state and move, not id.
 -- Where play has ended, the built-in tictactoe has no control fact, while
 -- ticTacToe.kif's (control oplayer) or (control xplayer) is still true: the
 -- states of terminal positions are compared without it.
@@ -82,7 +57,7 @@ BEGIN
 END $$;
 
 \o /dev/null
-SELECT pg_temp.clean_up();
+SELECT pg_temp.clean_up('gdl_tree');
 SELECT gametree.load_game('gdl_tree_ttt', kif) FROM reference_gdl WHERE name = 'ticTacToe';
 SELECT dblink_connect('one', pg_temp.connstr());
 SELECT dblink_connect('two', pg_temp.connstr());
@@ -168,7 +143,7 @@ SELECT is((SELECT count(*) FROM gdl_tree_resumed_states), (SELECT states FROM ga
 \o /dev/null
 SELECT dblink_disconnect('one');
 SELECT dblink_disconnect('two');
-SELECT pg_temp.clean_up();
+SELECT pg_temp.clean_up('gdl_tree');
 \o
 SELECT ok(NOT EXISTS (SELECT FROM gametree.trees WHERE name LIKE 'gdl\_tree\_%')
           AND NOT EXISTS (SELECT FROM gametree.gdl_games WHERE name LIKE 'gdl\_tree\_%'), 'all dropped at the end');

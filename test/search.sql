@@ -5,22 +5,7 @@ BEGIN;
 SET client_min_messages = warning;
 SELECT plan(24);
 
--- A state reached by playing actions from the initial state.
-CREATE FUNCTION pg_temp.play(game text, actions jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE
-  s jsonb := gametree.initial(game);
-  a jsonb;
-BEGIN
-  FOR a IN SELECT * FROM jsonb_array_elements(actions) LOOP
-    s := gametree.next(game, s, a);
-  END LOOP;
-  RETURN s;
-END $$;
-
--- The action of the role in control within a joint move.
-CREATE FUNCTION pg_temp.action(move jsonb) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT m->2 FROM jsonb_array_elements(move) m WHERE m->2 <> '"noop"'
-$$;
+\ir helpers.psql
 
 -- Tic-tac-toe, every non-terminal position of the grown and solved tree:
 -- the move bestmove picks keeps the position's proven value for the mover.

@@ -5,11 +5,7 @@
 SET client_min_messages = warning;
 SELECT plan(19);
 
-CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
-  SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
-                split_part(current_setting('unix_socket_directories'), ',', 1),
-                current_setting('port'), current_user)
-$$;
+\ir helpers.psql
 
 -- The edges of a tree's root.
 CREATE FUNCTION pg_temp.root_edges(tree text) RETURNS SETOF record LANGUAGE plpgsql AS $$

@@ -17,22 +17,7 @@ CREATE SCHEMA alice AUTHORIZATION alice;
 CREATE SCHEMA bob AUTHORIZATION bob;
 CREATE SCHEMA "alice.d" AUTHORIZATION alice;
 
-CREATE FUNCTION pg_temp.connstr(role text, db text DEFAULT current_database()) RETURNS text LANGUAGE sql AS $$
-  SELECT format('dbname=%s host=%s port=%s user=%s', db,
-                split_part(current_setting('unix_socket_directories'), ',', 1),
-                current_setting('port'), role)
-$$;
-
--- Runs sql as role; returns 'ok' or the error's SQLSTATE and message.
-CREATE FUNCTION pg_temp.try_as(role text, sql text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format('SET LOCAL ROLE %I', role);
-  EXECUTE sql;
-  RESET ROLE;
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\ir helpers.psql
 
 -- The catalogs: read by all, written by gametree alone
 SELECT is(pg_temp.try_as('bob', $$INSERT INTO gametree.trees (schema, name, game, root_id, owner, frontier)

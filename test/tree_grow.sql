@@ -3,26 +3,7 @@
 SET client_min_messages = warning;
 SELECT plan(10);
 
-CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
-  SELECT format('dbname=%s host=%s port=%s user=%s', current_database(),
-                split_part(current_setting('unix_socket_directories'), ',', 1),
-                current_setting('port'), current_user)
-$$;
-
--- Rows of tree a that tree b lacks, and the reverse, over all three tables.
-CREATE FUNCTION pg_temp.differences(a text, b text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-  total bigint := 0;
-  n bigint;
-  suffix text;
-BEGIN
-  FOREACH suffix IN ARRAY ARRAY['_states', '_moves', '_graph'] LOOP
-    EXECUTE format('SELECT count(*) FROM ((TABLE %1$I EXCEPT TABLE %2$I) UNION ALL (TABLE %2$I EXCEPT TABLE %1$I)) d',
-                   a || suffix, b || suffix) INTO n;
-    total := total + n;
-  END LOOP;
-  RETURN total;
-END $$;
+\ir helpers.psql
 
 -- Connect four to depth 6: positions per ply as published (OEIS A212693)
 \o /dev/null
