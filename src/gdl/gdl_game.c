@@ -459,7 +459,10 @@ keep_network(const Propnet *net, const TermStore *from, TermStore *to)
 	k->base_next = keep(net->base_next, net->nbase * sizeof(int32));
 	k->goals = keep(net->goals, net->ngoals * sizeof(NetGoal));
 	for (int p = 0; p < NUM_PHASES; p++)
+	{
 		k->steps[p] = keep(net->steps[p], net->nsteps[p] * sizeof(int32));
+		k->code[p] = NULL;
+	}
 	k->group_start = keep(net->group_start, (net->ngroups + 1) * sizeof(int32));
 	k->group_nodes = keep(net->group_nodes, net->group_start[net->ngroups] * sizeof(int32));
 	k->initial = keep(net->initial, net->nbase * sizeof(bool));
@@ -581,6 +584,7 @@ order_literals(const Game *game)
 	for (int rule = 0; rule < net->nrules; rule++)
 		qsort(net->literals + net->literal_start[rule], net->literal_start[rule + 1] - net->literal_start[rule],
 			  sizeof(int32), compare_literals);
+	propnet_lay_out(net);
 	r->cache_valid = false;
 	pfree(held);
 	pfree(truth);
@@ -708,6 +712,7 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 	game->state_bytes = r->nwords * sizeof(uint64);
 	game->max_moves = (int) Min(joint, GDL_MAX_JOINT_MOVES);
 	game->rules = r;
+	propnet_lay_out(net);
 	if (net->prover == NULL)
 		order_literals(game);
 	if (stats != NULL)

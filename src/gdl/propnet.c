@@ -646,46 +646,119 @@ node_holds(const Propnet *net, const uint8 *values, int32 node)
 	return false;
 }
 
+/* A cycle group: from false (or what triggered rules set, keep) to its fixpoint. */
+static void
+run_group(const Propnet *net, int group, uint8 *values, bool keep)
+{
+	int			first = net->group_start[group],
+				last = net->group_start[group + 1];
+	bool		changed = true;
+
+	if (!keep)
+		for (int k = first; k < last; k++)
+			values[net->group_nodes[k]] = 0;
+	while (changed)
+	{
+		changed = false;
+		for (int k = first; k < last; k++)
+		{
+			int32		node = net->group_nodes[k];
+
+			if (!values[node] && node_holds(net, values, node))
+			{
+				values[node] = 1;
+				changed = true;
+			}
+		}
+	}
+}
+
 /*
- * Runs the steps of a phase.  keep: nodes keep what triggered rules set
+ * Runs the code of a phase.  keep: nodes keep what triggered rules set
  * (the move phase); otherwise each step sets its node.
  */
 static void
 run_steps(const Propnet *net, NetPhase phase, uint8 *values, bool keep)
 {
-	const int32 *steps = net->steps[phase];
-	int			n = net->nsteps[phase];
+	const int32 *pc = net->code[phase];
+	const int32 *end = pc + net->ncode[phase];
 
-	for (int s = 0; s < n; s++)
+	while (pc < end)
 	{
-		int32		step = steps[s];
+		int32		node = pc[0];
+		const int32 *next_step;
+		bool		holds;
 
-		if (likely(step >= 0))
-			values[step] = (keep && values[step]) || node_holds(net, values, step);
-		else
+		if (unlikely(node < 0))
 		{
-			int			first = net->group_start[-step - 1],
-						last = net->group_start[-step];
-			bool		changed = true;
-
-			if (!keep)
-				for (int k = first; k < last; k++)
-					values[net->group_nodes[k]] = 0;
-			while (changed)
-			{
-				changed = false;
-				for (int k = first; k < last; k++)
-				{
-					int32		node = net->group_nodes[k];
-
-					if (!values[node] && node_holds(net, values, node))
-					{
-						values[node] = 1;
-						changed = true;
-					}
-				}
-			}
+			run_group(net, -node - 1, values, keep);
+			pc++;
+			continue;
 		}
+		next_step = pc + 2 + pc[1];
+		holds = keep && values[node];
+		pc += 2;
+		while (!holds && pc < next_step)
+		{
+			const int32 *literal = pc + 1;
+			const int32 *last = literal + pc[0];
+
+			/* a literal fails when its node's value equals its negation bit */
+			while (literal < last && values[*literal >> 1] != (*literal & 1))
+				literal++;
+			holds = literal == last;
+			pc = last;
+		}
+		values[node] = holds;
+		pc = next_step;
+	}
+}
+
+void
+propnet_lay_out(Propnet *net)
+{
+	for (int phase = 0; phase < NUM_PHASES; phase++)
+	{
+		int			n = 0;
+		int32	   *code;
+
+		for (int s = 0; s < net->nsteps[phase]; s++)
+		{
+			int32		v = net->steps[phase][s];
+
+			if (v < 0)
+			{
+				n++;
+				continue;
+			}
+			n += 2 + (net->rule_end[v] - net->rule_start[v]) +
+				(net->literal_start[net->rule_end[v]] - net->literal_start[net->rule_start[v]]);
+		}
+		code = palloc_extended(Max(1, n) * sizeof(int32), MCXT_ALLOC_HUGE);
+		n = 0;
+		for (int s = 0; s < net->nsteps[phase]; s++)
+		{
+			int32		v = net->steps[phase][s];
+			int			start;
+
+			code[n++] = v;
+			if (v < 0)
+				continue;
+			start = n++;
+			for (int r = net->rule_start[v]; r < net->rule_end[v]; r++)
+			{
+				int			count = net->literal_start[r + 1] - net->literal_start[r];
+
+				code[n++] = count;
+				memcpy(code + n, net->literals + net->literal_start[r], count * sizeof(int32));
+				n += count;
+			}
+			code[start] = n - start - 1;
+		}
+		if (net->code[phase] != NULL)
+			pfree(net->code[phase]);
+		net->code[phase] = code;
+		net->ncode[phase] = n;
 	}
 }
 

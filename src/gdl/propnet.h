@@ -59,6 +59,13 @@ typedef struct Propnet
 	/* steps of each phase: a node, or -(g + 1) for cycle group g */
 	int32	   *steps[NUM_PHASES];
 	int			nsteps[NUM_PHASES];
+	/*
+	 * The same laid out for one pass over memory (propnet_lay_out): per step
+	 * node, length of the rest, then per rule its literal count and literals;
+	 * a group is -(g + 1) alone.
+	 */
+	int32	   *code[NUM_PHASES];
+	int			ncode[NUM_PHASES];
 	int32	   *group_start;	/* per group + 1, into group_nodes */
 	int32	   *group_nodes;
 	int			ngroups;
@@ -84,6 +91,9 @@ extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
  * a goal node for every role and value 0..100.
  */
 extern Propnet *propnet_outputs(Grounding *g, const TermId *roles, int nroles);
+
+/* Lays the phases out as code; again whenever literals are reordered. */
+extern void propnet_lay_out(Propnet *net);
 
 /* Evaluates the steps of one phase into values[] (0 or 1 per node). */
 extern void propnet_run(const Propnet *net, NetPhase phase, uint8 *values);
