@@ -310,6 +310,67 @@ domain_relations(const Program *p)
 	return needed;
 }
 
+static bool
+variables_within(const TermStore *ts, TermId t, const bool *within)
+{
+	const TermNode *n = term_node(ts, t);
+
+	if (n->ground)
+		return true;
+	if (n->kind == TERM_VARIABLE)
+		return within[n->name];
+	for (int i = 0; i < n->nargs; i++)
+		if (!variables_within(ts, term_arg(ts, t, i), within))
+			return false;
+	return true;
+}
+
+static void
+mark_within(const TermStore *ts, TermId t, bool *within)
+{
+	const TermNode *n = term_node(ts, t);
+
+	if (n->ground)
+		return;
+	if (n->kind == TERM_VARIABLE)
+		within[n->name] = true;
+	else
+		for (int i = 0; i < n->nargs; i++)
+			mark_within(ts, term_arg(ts, t, i), within);
+}
+
+/*
+ * For domains only, where a superset will do: a rule whose head's
+ * variables all occur in one positive literal of its body derives no more
+ * than that literal alone would, so the rest of its body (the costly part
+ * of chess.kif's legal rules) is left out.  Other rules stay as they are.
+ */
+static const Rule *
+covering_rule(Program *p, const Rule *rule)
+{
+	for (int i = 0; i < rule->nbody; i++)
+	{
+		bool	   *within;
+		Rule	   *cover;
+
+		if (rule->body[i].kind != LIT_POSITIVE || rule->nbody == 1)
+			continue;
+		within = palloc0(Max(1, rule->nvariables) * sizeof(bool));
+		mark_within(p->terms, rule->body[i].atom, within);
+		if (!variables_within(p->terms, rule->head, within))
+		{
+			pfree(within);
+			continue;
+		}
+		cover = palloc(sizeof(Rule));
+		*cover = *rule;
+		cover->nbody = 1;
+		cover->body = &rule->body[i];
+		return cover;
+	}
+	return rule;
+}
+
 Grounding *
 ground_program(Program *p, Size memory_limit, bool network)
 {
@@ -360,7 +421,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	for (int r = 0; r < p->nrules; r++)
 		if (p->relations[p->rules[r].relation].dynamic &&
 			(needed == NULL || needed[p->rules[r].relation]))
-			rules[nrules++] = &p->rules[r];
+			rules[nrules++] = network ? &p->rules[r] : covering_rule(p, &p->rules[r]);
 	rules[nrules] = copy_rule(p, p->rel_true, p->rel_init);
 	rules[nrules + 1] = copy_rule(p, p->rel_true, p->rel_next);
 	rules[nrules + 2] = copy_rule(p, p->rel_does, p->rel_legal);

@@ -368,9 +368,16 @@ join_from(Join *j, int remaining)
 	CHECK_FOR_INTERRUPTS();
 	if (j->stop != NULL && *j->stop)
 		return;
-	if (j->ops->head_known != NULL && remaining > 0 && all_bound(j, rule->head) &&
-		j->ops->head_known(j, join_substitute(j, rule->head, false)))
+	/* once, when the head's variables have just become bound */
+	if (j->ops->head_known != NULL && remaining > 0 && !j->head_bound && all_bound(j, rule->head))
+	{
+		if (j->ops->head_known(j, join_substitute(j, rule->head, false)))
+			return;
+		j->head_bound = true;
+		join_from(j, remaining);
+		j->head_bound = false;
 		return;
+	}
 	if (remaining == 0)
 	{
 		j->ops->emit(j);
@@ -458,6 +465,7 @@ join_begin(Join *j)
 		j->binding[v] = NO_TERM;
 	j->trail = palloc(Max(1, rule->nvariables) * sizeof(int));
 	j->ntrail = 0;
+	j->head_bound = false;
 	j->matched = palloc(Max(1, rule->nbody) * sizeof(TermId));
 	j->done = palloc0(Max(1, rule->nbody) * sizeof(bool));
 }

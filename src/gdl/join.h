@@ -82,6 +82,7 @@ struct Join
 	int			ntrail;
 	TermId	   *matched;		/* per body literal: its ground atom (negations: NO_TERM if absent) */
 	bool	   *done;
+	bool		head_bound;		/* the head's variables are bound (and it was not known) */
 };
 
 /* Unifies a rule's head with a ground atom, binding its variables. */
