@@ -84,7 +84,7 @@ move_notation(const char *game, json_object *joint, StrBuf *out)
 		append_args(out, action, ",");
 	else
 		sb_append(out, json_object_to_json_string_ext(action ? action : joint,
-													  JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+													  JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 /* Skips blanks. */
