@@ -111,6 +111,19 @@ check "best: chess in UCI (the scholar's mate f3f7)" eval 'status_is 0 && [ "$(c
 run best checkers --fen 'W:W17,18,21:B9,10' --time none --depth 6 --json
 check "best --json: the joint move" \
 	eval 'status_is 0 && [ "$(cat "$WORK/out")" = "[[\"does\",\"black\",\"noop\"],[\"does\",\"white\",[\"move\",17,14]]]" ]'
+q "SELECT 1 FROM gametree.load_game('take_away', \$\$(role first) (role second) (init (stones 4)) (init (control first))
+   (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+   (<= (legal ?p (take 1)) (true (control ?p)) (true (stones ?n)) (succ ?m ?n))
+   (<= (legal ?p (take 2)) (true (control ?p)) (true (stones ?n)) (succ ?m ?n) (succ ?k ?m))
+   (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+   (<= (next (stones ?m)) (does ?p (take 1)) (true (stones ?n)) (succ ?m ?n))
+   (<= (next (stones ?k)) (does ?p (take 2)) (true (stones ?n)) (succ ?m ?n) (succ ?k ?m))
+   (<= (next (control second)) (true (control first))) (<= (next (control first)) (true (control second)))
+   (<= terminal (true (stones 0))) (<= (goal ?p 0) (true (control ?p)) (true (stones 0)))
+   (<= (goal ?p 100) (role ?p) (not (true (control ?p))) (true (stones 0)))\$\$)" >/dev/null
+run best take_away --time none --depth 6
+check "best: a game from GDL, its move as compact JSON (take 1 of 4 stones)" \
+	eval 'status_is 0 && [ "$(cat "$WORK/out")" = "[\"take\",1]" ]'
 run analyse tictactoe --state '[["cell",2,2,"x"],["control","oplayer"]]' --time none --depth 8
 check "analyse: every move, corners drawing first, in a table" \
 	eval 'status_is 0 && [ "$(wc -l <"$WORK/out")" -eq 9 ] && has "^move +utility +proven +visits +depth +line$" &&
