@@ -5,7 +5,7 @@
 -- In one transaction: the games are loaded here and gone with the rollback.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(42);
+SELECT plan(45);
 
 \ir helpers.psql
 
@@ -22,8 +22,10 @@ SELECT is(pg_temp.load('gdl_rules_ttt', 'ticTacToe')
           || ' ' || pg_temp.load('gdl_rules_roshambo', 'roshambo2')
           || ' ' || pg_temp.load('gdl_rules_prisoner', 'gt_prisoner')
           || ' ' || pg_temp.load('gdl_rules_c4_simultaneous', 'connectFourSimultaneous')
-          || ' ' || pg_temp.load('gdl_rules_nim', 'nim1'),
-          'ok ok ok ok ok ok ok ok', 'the eight descriptions load');
+          || ' ' || pg_temp.load('gdl_rules_nim', 'nim1')
+          || ' ' || pg_temp.load('gdl_rules_draughts', 'englishDraughts')
+          || ' ' || pg_temp.load('gdl_rules_checkers', 'checkers'),
+          'ok ok ok ok ok ok ok ok ok ok', 'the ten descriptions load');
 
 -- Tic-tac-toe: the same game as the built-in one.
 SELECT is(pg_temp.perfts('gdl_rules_ttt', 9), pg_temp.perfts('tictactoe', 9),
@@ -98,6 +100,18 @@ SELECT is(pg_temp.perfts('gdl_rules_c4', 6), pg_temp.perfts('connect4', 6),
           'connect4.kif (7 x 6): perft 1..6 equals the built-in connect4''s');
 SELECT is(pg_temp.perfts('gdl_rules_c4', 6), '7,49,343,2401,16807,117649',
           'connect4.kif: perft 1..6 equals the published counts');
+
+-- English draughts (englishDraughts.kif, captures compulsory): as the built-in checkers.
+SELECT is(pg_temp.perfts('gdl_rules_draughts', 6), pg_temp.perfts('checkers', 6),
+          'englishDraughts.kif: perft 1..6 equals the built-in checkers''s');
+SELECT is(pg_temp.perfts('gdl_rules_draughts', 6), pg_temp.published('checkers', 6),
+          'englishDraughts.kif: perft 1..6 equals the published counts (OEIS A133046)');
+-- checkers.kif keeps simple moves legal when a jump is possible (its legal
+-- rules for moves have no condition on jumps): it agrees with English
+-- draughts until ply 3, where the first captures arise, and then has more.
+SELECT ok(pg_temp.perfts('gdl_rules_checkers', 2) = pg_temp.published('checkers', 2)
+          AND split_part(pg_temp.perfts('gdl_rules_checkers', 3), ',', 3)::bigint > 302,
+          'checkers.kif: perft 1..2 as English draughts, more at ply 3 (captures optional)');
 
 -- Nim (heaps 1, 5, 4, 2): numbers as JSON numbers; control is the game's own relation.
 SELECT is(gametree.initial('gdl_rules_nim'),
