@@ -209,7 +209,7 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'gametree_load_game'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
-'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than a quarter of gametree.gdl_memory)';
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than an eighth of gametree.gdl_memory)';
 
 CREATE FUNCTION @extschema@.unload_game(name text)
 RETURNS void

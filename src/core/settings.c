@@ -68,9 +68,9 @@ _PG_init(void)
 							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gametree.gdl_memory",
 							"Most memory compiling one GDL game may use.",
-							"Grounding the rules holds every atom that can hold and every ground rule; "
-							"the compiled game keeps its network, about a tenth of that, for the "
-							"backend's life.",
+							"An eighth of it bounds the grounding of a game's network; a game whose "
+							"network needs more is evaluated by the prover, whose queries of one state "
+							"this also bounds.",
 							&gt_gdl_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");

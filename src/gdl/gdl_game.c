@@ -625,7 +625,7 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 
 	MemoryContextSwitchTo(work);
 	p = program_build(name, kif);
-	g = ground_program(p, memory_limit / 16, true);
+	g = ground_program(p, memory_limit / 8, true);
 	if (!g->over_budget)
 	{
 		roles = role_terms(g, &nroles);
