@@ -106,30 +106,14 @@ start_server() {
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-note() { printf '# %s\n' "$*"; }
 
 # ------------------------------------------------------------------- checks
-
-PASSED=0
-FAILED=0
-TESTS=0
 
 finish() {
 	note "time: total $(since "$TOTAL_START") s"
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ] && exit 0
 	exit 1
-}
-
-ok() {
-	TESTS=$((TESTS + 1)) PASSED=$((PASSED + 1))
-	printf 'ok %d - %s\n' "$TESTS" "$1"
-}
-
-not_ok() {
-	TESTS=$((TESTS + 1)) FAILED=$((FAILED + 1))
-	printf 'not ok %d - %s\n' "$TESTS" "$1"
-	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/#   /'
 }
 
 q() { gt_psql -At -d "$DB" -c "$1"; }

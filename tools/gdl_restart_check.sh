@@ -37,21 +37,6 @@ gt_start_cluster
 unset PGOPTIONS PGSERVICE
 gt_fresh_database "$DB" || { echo "Bail out! cannot create database $DB"; exit 1; }
 
-TESTS=0
-FAILED=0
-
-ok() {
-	TESTS=$((TESTS + 1))
-	printf 'ok %d - %s\n' "$TESTS" "$1"
-}
-
-not_ok() {
-	TESTS=$((TESTS + 1)) FAILED=$((FAILED + 1))
-	printf 'not ok %d - %s\n' "$TESTS" "$1"
-	[ -z "${2:-}" ] || printf '%s\n' "$2" | head -n 30 | sed 's/^/#   /'
-}
-
-note() { printf '# %s\n' "$*"; }
 
 # q SQL: the query's rows, unaligned, in a new session; errors on stdout too.
 q() { gt_psql -qAt -d "$DB" -c "SET client_min_messages = warning" -c "$1" 2>&1; }

@@ -106,3 +106,18 @@ gt_setup() {
 	gt_build
 	gt_start_cluster
 }
+
+# TAP lines of the check scripts: ok and not_ok number the checks (TESTS)
+# and count them (PASSED, FAILED); not_ok shows its second argument, at
+# most 30 lines, as notes.
+TESTS=0 PASSED=0 FAILED=0
+ok() {
+	TESTS=$((TESTS + 1)) PASSED=$((PASSED + 1))
+	printf 'ok %d - %s\n' "$TESTS" "$1"
+}
+not_ok() {
+	TESTS=$((TESTS + 1)) FAILED=$((FAILED + 1))
+	printf 'not ok %d - %s\n' "$TESTS" "$1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | head -n 30 | sed 's/^/#   /'
+}
+note() { printf '# %s\n' "$*"; }

@@ -310,35 +310,6 @@ domain_relations(const Program *p)
 	return needed;
 }
 
-static bool
-variables_within(const TermStore *ts, TermId t, const bool *within)
-{
-	const TermNode *n = term_node(ts, t);
-
-	if (n->ground)
-		return true;
-	if (n->kind == TERM_VARIABLE)
-		return within[n->name];
-	for (int i = 0; i < n->nargs; i++)
-		if (!variables_within(ts, term_arg(ts, t, i), within))
-			return false;
-	return true;
-}
-
-static void
-mark_within(const TermStore *ts, TermId t, bool *within)
-{
-	const TermNode *n = term_node(ts, t);
-
-	if (n->ground)
-		return;
-	if (n->kind == TERM_VARIABLE)
-		within[n->name] = true;
-	else
-		for (int i = 0; i < n->nargs; i++)
-			mark_within(ts, term_arg(ts, t, i), within);
-}
-
 /*
  * For domains only, where a superset will do: a rule whose head's
  * variables all occur in one positive literal of its body derives no more
@@ -356,8 +327,8 @@ covering_rule(Program *p, const Rule *rule)
 		if (rule->body[i].kind != LIT_POSITIVE || rule->nbody == 1)
 			continue;
 		within = palloc0(Max(1, rule->nvariables) * sizeof(bool));
-		mark_within(p->terms, rule->body[i].atom, within);
-		if (!variables_within(p->terms, rule->head, within))
+		term_mark_variables(p->terms, rule->body[i].atom, within);
+		if (term_unbound_variable(p->terms, rule->head, within) >= 0)
 		{
 			pfree(within);
 			continue;

@@ -283,43 +283,6 @@ read_sentence(Program *p, int sentence)
 		add_rule(p, sentence, head, lfirst(c));
 }
 
-/* Marks in seen[] the variables of term t. */
-static void
-mark_variables(const TermStore *ts, TermId t, bool *seen)
-{
-	const TermNode *n = term_node(ts, t);
-
-	if (n->ground)
-		return;
-	if (n->kind == TERM_VARIABLE)
-	{
-		seen[n->name] = true;
-		return;
-	}
-	for (int i = 0; i < n->nargs; i++)
-		mark_variables(ts, term_arg(ts, t, i), seen);
-}
-
-/* A variable of t not in bound[], or -1. */
-static int
-unbound_variable(const TermStore *ts, TermId t, const bool *bound)
-{
-	const TermNode *n = term_node(ts, t);
-
-	if (n->ground)
-		return -1;
-	if (n->kind == TERM_VARIABLE)
-		return bound[n->name] ? -1 : n->name;
-	for (int i = 0; i < n->nargs; i++)
-	{
-		int			v = unbound_variable(ts, term_arg(ts, t, i), bound);
-
-		if (v >= 0)
-			return v;
-	}
-	return -1;
-}
-
 /* Every variable must occur in a positive literal of the body. */
 static void
 check_safety(const Program *p, const Rule *rule)
@@ -330,20 +293,20 @@ check_safety(const Program *p, const Rule *rule)
 
 	for (int i = 0; i < rule->nbody; i++)
 		if (rule->body[i].kind == LIT_POSITIVE)
-			mark_variables(p->terms, rule->body[i].atom, bound);
-	if ((v = unbound_variable(p->terms, rule->head, bound)) >= 0)
+			term_mark_variables(p->terms, rule->body[i].atom, bound);
+	if ((v = term_unbound_variable(p->terms, rule->head, bound)) >= 0)
 		rule_error(p, rule->sentence, "unsafe rule: the variable %s of the head is in no positive literal of the body",
 				   s->variables[v]);
 	for (int i = 0; i < rule->nbody; i++)
 	{
 		const Literal *l = &rule->body[i];
 
-		if (l->kind == LIT_NEGATIVE && (v = unbound_variable(p->terms, l->atom, bound)) >= 0)
+		if (l->kind == LIT_NEGATIVE && (v = term_unbound_variable(p->terms, l->atom, bound)) >= 0)
 			rule_error(p, rule->sentence, "unsafe rule: the variable %s of a negation is in no positive literal of the body",
 					   s->variables[v]);
 		if (l->kind == LIT_DISTINCT &&
-			((v = unbound_variable(p->terms, l->atom, bound)) >= 0 ||
-			 (v = unbound_variable(p->terms, l->other, bound)) >= 0))
+			((v = term_unbound_variable(p->terms, l->atom, bound)) >= 0 ||
+			 (v = term_unbound_variable(p->terms, l->other, bound)) >= 0))
 			rule_error(p, rule->sentence, "unsafe rule: the variable %s of a \"distinct\" is in no positive literal of the body",
 					   s->variables[v]);
 	}

@@ -279,6 +279,43 @@ term_copy(TermStore *to, const TermStore *from, TermId t)
 	return copy;
 }
 
+/* Marks in seen[] the variables of term t. */
+void
+term_mark_variables(const TermStore *ts, TermId t, bool *seen)
+{
+	const TermNode *n = term_node(ts, t);
+
+	if (n->ground)
+		return;
+	if (n->kind == TERM_VARIABLE)
+	{
+		seen[n->name] = true;
+		return;
+	}
+	for (int i = 0; i < n->nargs; i++)
+		term_mark_variables(ts, term_arg(ts, t, i), seen);
+}
+
+/* A variable of t not in bound[], or -1. */
+int
+term_unbound_variable(const TermStore *ts, TermId t, const bool *bound)
+{
+	const TermNode *n = term_node(ts, t);
+
+	if (n->ground)
+		return -1;
+	if (n->kind == TERM_VARIABLE)
+		return bound[n->name] ? -1 : n->name;
+	for (int i = 0; i < n->nargs; i++)
+	{
+		int			v = term_unbound_variable(ts, term_arg(ts, t, i), bound);
+
+		if (v >= 0)
+			return v;
+	}
+	return -1;
+}
+
 static int
 symbol_compare(const TermStore *ts, SymbolId a, SymbolId b)
 {

@@ -110,6 +110,11 @@ term_arity(const TermStore *ts, TermId t)
  */
 extern int	term_compare(const TermStore *ts, TermId a, TermId b);
 
+/* Sets seen[v] for every variable v of t. */
+extern void term_mark_variables(const TermStore *ts, TermId t, bool *seen);
+/* A variable of t that bound[] does not mark, or -1. */
+extern int	term_unbound_variable(const TermStore *ts, TermId t, const bool *bound);
+
 /* KIF text of a term, e.g. "(cell 1 1 b)". */
 extern void term_append_text(const TermStore *ts, TermId t, StringInfo out);
 extern char *term_text(const TermStore *ts, TermId t);
