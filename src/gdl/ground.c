@@ -111,10 +111,11 @@ ground_source(Join *j, int i, bool choosing)
 }
 
 static bool
-ground_negation_holds(Join *j, int i, TermId atom)
+ground_negation_holds(Join *j, int i)
 {
 	GroundJoin *gj = j->context;
 	const Literal *lit = &j->rule->body[i];
+	TermId		atom = join_substitute(j, lit->atom, false);
 	bool		present = atom != NO_TERM && tuples_find(&gj->g->tuples[lit->relation], atom) >= 0;
 
 	if (present && !(gj->relaxed && gj->g->program->relations[lit->relation].dynamic))

@@ -335,7 +335,7 @@ test_holds(Join *j, int i)
 
 	if (lit->kind == LIT_DISTINCT)
 		return join_substitute(j, lit->atom, true) != join_substitute(j, lit->other, true);
-	return j->ops->negation_holds(j, i, join_substitute(j, lit->atom, false));
+	return j->ops->negation_holds(j, i);
 }
 
 static void join_from(Join *j, int remaining);

@@ -54,8 +54,8 @@ typedef struct JoinOps
 	 * derived relation's atoms only for the bindings it then has).
 	 */
 	const Tuples *(*source) (Join *j, int i, bool choosing);
-	/* Negation i, its atom bound (NO_TERM: no such term): does it hold? */
-	bool		(*negation_holds) (Join *j, int i, TermId atom);
+	/* Negation i, its variables bound: does it hold? */
+	bool		(*negation_holds) (Join *j, int i);
 	/* A solution of the whole body: the bindings are in j->binding. */
 	void		(*emit) (Join *j);
 

@@ -157,22 +157,28 @@ prover_source(Join *j, int i, bool choosing)
 }
 
 static bool
-prover_negation_holds(Join *j, int i, TermId atom)
+prover_negation_holds(Join *j, int i)
 {
 	Prover	   *pv = j->context;
 	const Literal *lit = &j->rule->body[i];
 	const Relation *rel = &pv->p->relations[lit->relation];
 	TermId		args[MAX_BODY];
+	TermId		atom;
 
+	if (!materialized(pv, lit->relation) && lit->relation != pv->p->rel_true &&
+		lit->relation != pv->p->rel_does)
+	{
+		/* a derived relation: asked with these arguments */
+		for (int a = 0; a < rel->arity; a++)
+			args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true);
+		return answer(pv, lit->relation, args)->answers.n == 0;
+	}
+	atom = join_substitute(j, lit->atom, false);
 	if (lit->relation == pv->p->rel_true)
 		return atom == NO_TERM || tuples_find(&pv->state, atom) < 0;
 	if (lit->relation == pv->p->rel_does)
 		return atom == NO_TERM || tuples_find(&pv->move, atom) < 0;
-	if (materialized(pv, lit->relation))
-		return atom == NO_TERM || tuples_find(&pv->g->tuples[lit->relation], atom) < 0;
-	for (int a = 0; a < rel->arity; a++)
-		args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true);
-	return answer(pv, lit->relation, args)->answers.n == 0;
+	return atom == NO_TERM || tuples_find(&pv->g->tuples[lit->relation], atom) < 0;
 }
 
 static void

@@ -142,7 +142,8 @@ term_hash(int kind, int32 name, int nargs, const TermId *args)
 
 	for (int i = 0; i < nargs; i++)
 		h = hash_combine(h, (uint32) args[i]);
-	return h;
+	/* ids are small consecutive numbers: mix them into the low bits the buckets use */
+	return murmurhash32(h);
 }
 
 static bool
@@ -220,7 +221,7 @@ add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 		ts->argpool[ts->nargpool++] = args[i];
 		n->ground &= ts->nodes[args[i]].ground;
 	}
-	if (ts->nterms > ts->nterm_buckets)
+	if (2 * ts->nterms > ts->nterm_buckets)
 		rehash_terms(ts);
 	else
 	{
