@@ -277,11 +277,12 @@ CREATE TABLE @extschema@.gdl_games (
     kif         text NOT NULL,
     roles       text[] NOT NULL,
     description text NOT NULL,
+    engine      text NOT NULL CHECK (engine IN ('network', 'prover')),
     loaded_by   name NOT NULL,
     loaded_at   timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE @extschema@.gdl_games IS
-'One row per game loaded from GDL: its KIF text, roles, who loaded it and when; written by load_game and unload_game only';
+'One row per game loaded from GDL: its KIF text, roles, the engine load_game chose (every backend compiles the game for it), who loaded it and when; written by load_game and unload_game only';
 GRANT SELECT ON @extschema@.gdl_games TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.gdl_games', '');
 

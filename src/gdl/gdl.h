@@ -25,13 +25,23 @@ typedef struct GdlStats
 	bool		prover;			/* evaluated by the prover: the network would not fit */
 } GdlStats;
 
+/* How a game is evaluated. */
+typedef enum GdlEngine
+{
+	GDL_ENGINE_AUTO,			/* the network if it fits in an eighth of the memory, else the prover */
+	GDL_ENGINE_NETWORK,
+	GDL_ENGINE_PROVER
+} GdlEngine;
+
 /*
  * Parses, checks and compiles a description into a Game allocated in the
  * current memory context (a context of its own, which it then owns);
- * ereports any fault.  memory_limit bounds grounding.
+ * ereports any fault.  memory_limit bounds grounding.  load_game compiles
+ * with GDL_ENGINE_AUTO and stores the engine chosen; backends compile the
+ * stored game with that engine, without trying the network again.
  */
-extern const Game *gdl_compile(const char *name, const char *kif, Size memory_limit,
-							   GdlStats *stats);
+extern const Game *gdl_compile(const char *name, const char *kif, GdlEngine engine,
+							   Size memory_limit, GdlStats *stats);
 
 /* A loaded game by name (compiled on first use in this backend), or NULL. */
 extern const Game *gdl_find_game(const char *name);

@@ -605,7 +605,8 @@ static const Game gdl_template = {
 };
 
 const Game *
-gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stats)
+gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_limit,
+			GdlStats *stats)
 {
 	MemoryContext game_cxt = CurrentMemoryContext;
 	MemoryContext work = AllocSetContextCreate(game_cxt, "gametree GDL grounding",
@@ -625,8 +626,15 @@ gdl_compile(const char *name, const char *kif, Size memory_limit, GdlStats *stat
 
 	MemoryContextSwitchTo(work);
 	p = program_build(name, kif);
-	g = ground_program(p, memory_limit / 8, true);
-	if (!g->over_budget)
+	g = engine == GDL_ENGINE_PROVER ? NULL :
+		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / 8, true);
+	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its network needs more than gametree.gdl_memory (%zu kB)",
+						name, memory_limit / 1024),
+				 errhint("It was loaded with a larger gametree.gdl_memory: raise the setting.")));
+	if (g != NULL && !g->over_budget)
 	{
 		roles = role_terms(g, &nroles);
 		net = propnet_build(g, roles, nroles);

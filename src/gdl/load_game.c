@@ -34,6 +34,7 @@ typedef struct LoadedGame
 {
 	char	   *name;
 	char	   *kif;			/* the text it was compiled from */
+	GdlEngine	engine;			/* and the engine stored with it */
 	const Game *game;
 	MemoryContext cxt;			/* holds all of the above */
 	bool		stale;			/* gametree.gdl_games may have changed */
@@ -97,9 +98,9 @@ retire(LoadedGame *game)
 	retired = game;
 }
 
-/* The KIF text of a loaded game (palloc'd), or NULL. */
+/* The KIF text of a loaded game (palloc'd) and its engine, or NULL. */
 static char *
-stored_kif(const char *name)
+stored_game(const char *name, GdlEngine *engine)
 {
 	char	   *kif = NULL;
 	int			level;
@@ -109,15 +110,17 @@ stored_kif(const char *name)
 		return NULL;
 	SPI_connect();
 	level = gt_pin_search_path();
-	spi_run("SELECT kif FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
+	spi_run("SELECT kif, engine = 'prover' FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
 			(Datum[]) {CStringGetTextDatum(name)}, SPI_OK_SELECT);
 	if (SPI_processed == 1)
 	{
 		bool		isnull;
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		Datum		prover = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 
-		kif = isnull ? NULL : TextDatumGetCString(d);
+		kif = TextDatumGetCString(d);
+		*engine = DatumGetBool(prover) ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
 		MemoryContextSwitchTo(spi);
 	}
 	gt_unpin_search_path(level);
@@ -127,7 +130,7 @@ stored_kif(const char *name)
 
 /* Compiles name into a context of its own and adds it to the backend's games. */
 static LoadedGame *
-compile_and_keep(const char *name, const char *kif, GdlStats *stats)
+compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *stats)
 {
 	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "gametree GDL game",
 											  ALLOCSET_DEFAULT_SIZES);
@@ -140,7 +143,8 @@ compile_and_keep(const char *name, const char *kif, GdlStats *stats)
 		entry->kif = pstrdup(kif);
 		entry->cxt = cxt;
 		MemoryContextSetIdentifier(cxt, entry->name);
-		entry->game = gdl_compile(entry->name, entry->kif, (Size) gt_gdl_memory * 1024, stats);
+		entry->game = gdl_compile(entry->name, entry->kif, engine, (Size) gt_gdl_memory * 1024, stats);
+		entry->engine = engine;
 	}
 	PG_CATCH();
 	{
@@ -160,6 +164,7 @@ gdl_find_game(const char *name)
 {
 	LoadedGame *entry;
 	char	   *kif;
+	GdlEngine	engine = GDL_ENGINE_AUTO;
 
 	register_callbacks();
 	for (entry = loaded; entry != NULL; entry = entry->next)
@@ -167,10 +172,10 @@ gdl_find_game(const char *name)
 			break;
 	if (entry != NULL && !entry->stale)
 		return entry->game;
-	kif = stored_kif(name);
+	kif = stored_game(name, &engine);
 	if (entry != NULL)
 	{
-		if (kif != NULL && strcmp(kif, entry->kif) == 0)
+		if (kif != NULL && strcmp(kif, entry->kif) == 0 && engine == entry->engine)
 		{
 			entry->stale = false;
 			return entry->game;
@@ -179,7 +184,7 @@ gdl_find_game(const char *name)
 	}
 	if (kif == NULL)
 		return NULL;
-	return compile_and_keep(name, kif, NULL)->game;
+	return compile_and_keep(name, kif, engine, NULL)->game;
 }
 
 char *
@@ -300,18 +305,20 @@ gametree_load_game(PG_FUNCTION_ARGS)
 			retire(g);
 			break;
 		}
-	entry = compile_and_keep(name, kif, &stats);
+	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, &stats);
+	entry->engine = stats.prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
 	roles = palloc(entry->game->nroles * sizeof(Datum));
 	for (int r = 0; r < entry->game->nroles; r++)
 		roles[r] = CStringGetTextDatum(entry->game->roles[r]);
 	values[0] = CStringGetTextDatum(name);
 	values[1] = PointerGetDatum(construct_array(roles, entry->game->nroles, TEXTOID, -1, false,
 												TYPALIGN_INT));
-	catalog_run("INSERT INTO gametree.gdl_games (name, kif, roles, description, loaded_by) "
-				"VALUES ($1, $2, $3, $4, $5)", 5,
-				(Oid[]) {TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID, NAMEOID},
+	values[6] = CStringGetTextDatum(stats.prover ? "prover" : "network");
+	catalog_run("INSERT INTO gametree.gdl_games (name, kif, roles, description, engine, loaded_by) "
+				"VALUES ($1, $2, $3, $4, $5, $6)", 6,
+				(Oid[]) {TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID},
 				(Datum[]) {values[0], CStringGetTextDatum(kif), values[1],
-				CStringGetTextDatum(entry->game->description),
+				CStringGetTextDatum(entry->game->description), values[6],
 				DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)))},
 				SPI_OK_INSERT);
 	games_table_changed();
@@ -322,7 +329,6 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	values[3] = Int32GetDatum(stats.actions);
 	values[4] = Int32GetDatum(stats.rules);
 	values[5] = Int32GetDatum(stats.nodes);
-	values[6] = CStringGetTextDatum(stats.prover ? "prover" : "network");
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
