@@ -49,6 +49,15 @@ gt_game_at(int i)
 	return builtin_games[i];
 }
 
+bool
+gt_game_is_builtin(const Game *game)
+{
+	for (int i = 0; i < gt_game_count(); i++)
+		if (gt_game_at(i) == game)
+			return true;
+	return false;
+}
+
 const Game *
 gt_find_game(const char *name)
 {

@@ -193,6 +193,7 @@ extern const Game *gt_game_from_text(text *name);	/* ereports when unknown */
 /* The built-in games. */
 extern int	gt_game_count(void);
 extern const Game *gt_game_at(int i);
+extern bool gt_game_is_builtin(const Game *game);
 
 /* States and moves (game.c). */
 extern GameState *gt_state_alloc(const Game *game);

@@ -191,8 +191,9 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 	SPI_connect();
 	tree.path_level = gt_pin_search_path();
 	/* a loaded game stays loaded while a tree of it is being made (unload_game waits) */
-	catalog_run("SELECT 1 FROM gametree.gdl_games WHERE name = $1 FOR KEY SHARE", 1,
-				(Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree.game->name)}, SPI_OK_SELECT);
+	if (!gt_game_is_builtin(tree.game))
+		catalog_run("SELECT 1 FROM gametree.gdl_games WHERE name = $1 FOR KEY SHARE", 1,
+					(Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree.game->name)}, SPI_OK_SELECT);
 	spi_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 			(Oid[]) {NAMEOID, TEXTOID}, (Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)},
 			SPI_OK_SELECT);
