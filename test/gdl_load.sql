@@ -6,7 +6,7 @@
 -- game and tree made here is named gdl_load_...; leftovers of a run that
 -- stopped half way are removed first.
 SET client_min_messages = warning;
-SELECT plan(60);
+SELECT plan(62);
 SELECT now() AS started \gset
 
 \ir helpers.psql
@@ -178,7 +178,7 @@ SELECT throws_ok($$SELECT gametree.legal('gdl_load_ticTacToe', '[["cell",9,9,"b"
 SELECT throws_ok($$SELECT gametree.legal('gdl_load_ticTacToe', '[["square",1,1,"b"]]')$$,
                  '22023', NULL, 'legal(): a relation the game does not have (22023)');
 
--- gametree.gdl_memory: a game whose network would take more than a quarter
+-- gametree.gdl_memory: a game whose network would take more than an eighth
 -- of it is evaluated by the prover, with the same moves; a description
 -- whose grounding alone needs more is refused (54000), and the session goes
 -- on.  1MB is the smallest setting.
@@ -187,6 +187,10 @@ SELECT is(pg_temp.engine('gdl_load_small_bt', 'breakthrough'), 'prover', 'breakt
 SELECT is(pg_temp.engine('gdl_load_small_cc6', 'chineseCheckers6'), 'prover',
           'chineseCheckers6 loads within 2MB, with the prover');
 SET gametree.gdl_memory = '1MB';
+SELECT is(pg_temp.engine('gdl_load_small_ttt3', 'tictactoe_3player') || ' '
+          || pg_temp.engine('gdl_load_small_pacman', 'pacman3p') || ' '
+          || pg_temp.engine('gdl_load_small_draughts', 'englishDraughts'), 'prover prover prover',
+          'tictactoe_3player, pacman3p and englishDraughts load within 1MB, with the prover');
 SELECT alike(pg_temp.try(format($$SELECT gametree.load_game('gdl_load_big', %L)$$,
                E'(role r)\n(init (s 0))\n'
                || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 39) i)
@@ -203,6 +207,12 @@ SELECT is(pg_temp.perfts('gdl_load_small_bt', 3), pg_temp.perfts('gdl_load_break
           'breakthrough loaded within 2MB: perft 1..3 as loaded with the default');
 SELECT is(pg_temp.perfts('gdl_load_small_cc6', 2), pg_temp.perfts('gdl_load_chineseCheckers6', 2),
           'chineseCheckers6 loaded within 2MB: perft 1..2 as loaded with the default');
+-- The prover and the network, two evaluations of the same grounding, agree.
+SELECT is(pg_temp.perfts('gdl_load_small_ttt3', 3) || ' ' || pg_temp.perfts('gdl_load_small_pacman', 4)
+          || ' ' || pg_temp.perfts('gdl_load_small_draughts', 4),
+          pg_temp.perfts('gdl_load_tictactoe_3player', 3) || ' ' || pg_temp.perfts('gdl_load_pacman3p', 4)
+          || ' ' || pg_temp.perfts('gdl_load_englishDraughts', 4),
+          'on the prover, tictactoe_3player, pacman3p and englishDraughts have the perft of their networks');
 
 -- A load rolled back leaves nothing, in this session's memory either.
 BEGIN;
