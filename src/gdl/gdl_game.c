@@ -388,16 +388,17 @@ gdl_decode_state(const Game *game, Fact *facts, int nfacts, GameState *out)
 		else if (sym >= 0)
 		{
 			TermId		args[GT_MAX_FACT_ARGS];
+			bool		known = true;
 
-			for (int i = 0; i < fact->nargs && (i == 0 || args[i - 1] != NO_TERM); i++)
-				args[i] = decode_term(ts, &fact->args[i]);
-			if (args[fact->nargs - 1] != NO_TERM)
+			for (int i = 0; i < fact->nargs && known; i++)
+				known = (args[i] = decode_term(ts, &fact->args[i])) != NO_TERM;
+			if (known)
 				t = term_function_lookup(ts, sym, fact->nargs, args);
 		}
 		node = t == NO_TERM ? -1 : r->term_base[t];
 		if (node < 0)
 			gt_invalid_state(game, "fact %d, %s, can never hold in a state of this game",
-							 fact->position, t == NO_TERM ? fact->relation : term_text(ts, t));
+							 fact->position, t == NO_TERM ? gt_abbreviate(fact->relation) : term_text(ts, t));
 		words[node / 64] |= UINT64CONST(1) << (node % 64);
 	}
 	out->size = r->nwords * sizeof(uint64);
