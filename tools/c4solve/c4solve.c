@@ -360,18 +360,28 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/*
+ * The next line of stdin holding a position (moves as column digits) into
+ * line and P; lines that are not one get an error line.  0 at the end.
+ */
+static int read_position(char *line, int size, pos_t *P)
+{
+	while (fgets(line, size, stdin)) {
+		line[strcspn(line, "\r\n")] = 0;
+		const char *err = strlen(line) > CELLS ? "too many moves" : parse(line, P);
+		if (!err)
+			return 1;
+		printf("%s\terror\t%s\n", line, err);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 static void solve_lines(int exact, int verbose)
 {
 	char line[256];
-	while (fgets(line, sizeof line, stdin)) {
-		line[strcspn(line, "\r\n")] = 0;
-		pos_t P;
-		const char *err = strlen(line) > CELLS ? "too many moves" : parse(line, &P);
-		if (err) {
-			printf("%s\terror\t%s\n", line, err);
-			fflush(stdout);
-			continue;
-		}
+	pos_t P;
+	while (read_position(line, sizeof line, &P)) {
 		int cs[W], best = -1000, any = 0;
 		double t0 = now();
 		uint64_t n0 = nodes;
@@ -589,15 +599,8 @@ static int selftest(int count, int minply, int maxply)
 static void naive_lines(void)
 {
 	char line[256];
-	while (fgets(line, sizeof line, stdin)) {
-		line[strcspn(line, "\r\n")] = 0;
-		pos_t P;
-		const char *err = strlen(line) > CELLS ? "too many moves" : parse(line, &P);
-		if (err) {
-			printf("%s\terror\t%s\n", line, err);
-			fflush(stdout);
-			continue;
-		}
+	pos_t P;
+	while (read_position(line, sizeof line, &P)) {
 		arr_t A;
 		memset(&A, 0, sizeof A);
 		for (const char *q = line; *q; q++) {
