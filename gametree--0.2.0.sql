@@ -191,6 +191,7 @@ GRANT SELECT ON @extschema@.grow_progress TO PUBLIC;
 CREATE TABLE @extschema@.gdl_games (
     name        text PRIMARY KEY,
     kif         text NOT NULL,
+    kif_sha256  bytea NOT NULL,
     roles       text[] NOT NULL,
     description text NOT NULL,
     engine      text NOT NULL CHECK (engine IN ('network', 'prover')),
@@ -199,6 +200,11 @@ CREATE TABLE @extschema@.gdl_games (
 );
 COMMENT ON TABLE @extschema@.gdl_games IS
 'One row per game loaded from GDL: its KIF text, roles, the engine load_game chose (every backend compiles the game for it), who loaded it and when; written by load_game and unload_game only';
+-- Names differ in more than case: GDL's symbols are case-insensitive, and
+-- CHESS beside chess would read as the built-in game.
+CREATE UNIQUE INDEX gdl_games_lower_name ON @extschema@.gdl_games (pg_catalog.lower(name));
+COMMENT ON COLUMN @extschema@.gdl_games.kif_sha256 IS
+'SHA-256 of kif: backends compare it, not the text, to tell whether the rules they compiled are still the loaded ones';
 GRANT SELECT ON @extschema@.gdl_games TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.gdl_games', '');
 

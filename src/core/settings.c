@@ -20,6 +20,7 @@ int			gt_work_memory = 1024 * 1024;
 int			gt_search_memory = 64 * 1024;
 int			gt_search_store_states = 100;
 int			gt_gdl_memory = 1024 * 1024;
+int			gt_gdl_max_size = 1024;
 
 void		_PG_init(void);
 
@@ -73,5 +74,12 @@ _PG_init(void)
 							"this also bounds.",
 							&gt_gdl_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.gdl_max_size",
+							"Largest GDL description load_game accepts.",
+							"The text is stored in gametree.gdl_games as the extension's owner and "
+							"compared by every backend that uses the game, so an administrator "
+							"bounds it.  The sample descriptions take at most 40 kB.",
+							&gt_gdl_max_size, 1024, 1, 1024 * 1024,
+							PGC_SUSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

@@ -12,5 +12,6 @@ extern int	gt_work_memory;		/* gametree.work_memory: kB */
 extern int	gt_search_memory;	/* gametree.search_memory: kB */
 extern int	gt_search_store_states;	/* gametree.search_store_states: states */
 extern int	gt_gdl_memory;		/* gametree.gdl_memory: kB */
+extern int	gt_gdl_max_size;	/* gametree.gdl_max_size: kB */
 
 #endif

@@ -43,8 +43,27 @@ typedef enum GdlEngine
 extern const Game *gdl_compile(const char *name, const char *kif, GdlEngine engine,
 							   Size memory_limit, GdlStats *stats);
 
-/* A loaded game by name (compiled on first use in this backend), or NULL. */
+/*
+ * A loaded game by name (compiled on first use in this backend), or NULL.
+ * The game stays valid until the transaction ends, even if another session
+ * replaces or unloads it meanwhile.
+ */
 extern const Game *gdl_find_game(const char *name);
+
+/*
+ * A call that uses a game across transactions (CALL grow commits) holds it
+ * meanwhile: a held game is not freed when it is replaced or unloaded.
+ * Games not loaded from GDL are ignored.
+ */
+extern void gdl_hold_game(const Game *game);
+extern void gdl_release_game(const Game *game);
+
+/*
+ * Makes the next gdl_find_game of every game compare it with
+ * gametree.gdl_games first: for a caller that has just locked a game's row
+ * and must compile what the row holds.
+ */
+extern void gdl_recheck_games(void);
 
 /* The names of the loaded games, for messages. */
 extern char *gdl_game_names(void);

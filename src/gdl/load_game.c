@@ -3,18 +3,33 @@
  *
  * The descriptions live in gametree.gdl_games, so every session, later
  * connections and restored dumps see them.  Each backend compiles a game
- * the first time it is named and keeps it; load_game and unload_game send
+ * the first time it is named and keeps it.  load_game and unload_game send
  * a relcache invalidation for gametree.gdl_games, on which every backend
- * checks its compiled games against the table again before using them.
+ * compares the SHA-256 of the text it compiled with the table's before it
+ * uses a game again, and a reset of every backend's cached plans, which may
+ * hold results of the IMMUTABLE rule functions folded with the old rules.
+ *
+ * A game that is replaced or unloaded while this backend still uses it is
+ * retired, not freed: retired games are freed when the transaction ends,
+ * unless a call that runs across transactions (CALL grow) holds them.  A
+ * game that a tree uses cannot be unloaded at all (unload_game checks the
+ * trees against the newest committed data, and create_tree locks the game's
+ * row before it compiles the game), so a tree never changes rules.
+ *
  * Like gametree.trees, the table is written by these functions alone, as
  * the extension's owner, after checking what the caller may do.
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "common/cryptohash.h"
+#include "common/sha2.h"
 #include "core/settings.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -26,6 +41,8 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #define GDL_NAME_MAX 63
@@ -33,45 +50,68 @@
 typedef struct LoadedGame
 {
 	char	   *name;
-	char	   *kif;			/* the text it was compiled from */
+	uint8		digest[PG_SHA256_DIGEST_LENGTH];	/* of the text it was compiled from */
 	GdlEngine	engine;			/* and the engine stored with it */
 	const Game *game;
 	MemoryContext cxt;			/* holds all of the above */
 	bool		stale;			/* gametree.gdl_games may have changed */
+	int			holds;			/* calls of this backend that use it across transactions */
 	struct LoadedGame *next;
 } LoadedGame;
 
 static LoadedGame *loaded = NULL;
-/* Games replaced in this transaction: freed when it ends, not while in use. */
+/* Games replaced or unloaded while in use: freed once no call uses them. */
 static LoadedGame *retired = NULL;
 static bool callbacks_registered = false;
+/* gametree.gdl_games, looked up again after any invalidation of it. */
+static Oid	games_relid = InvalidOid;
 
 static Oid
 gdl_games_relid(void)
 {
-	Oid			nsp = get_namespace_oid("gametree", true);
+	if (!OidIsValid(games_relid))
+	{
+		Oid			nsp = get_namespace_oid("gametree", true);
 
-	return OidIsValid(nsp) ? get_relname_relid("gdl_games", nsp) : InvalidOid;
+		games_relid = OidIsValid(nsp) ? get_relname_relid("gdl_games", nsp) : InvalidOid;
+	}
+	return games_relid;
 }
 
+/*
+ * Only an invalidation of gametree.gdl_games (or of every relation, after an
+ * overflow of the invalidation queue) makes compiled games stale: the DDL of
+ * other tables, temporary ones included, must not cost each GDL call a look
+ * at the table.
+ */
 static void
 games_changed(Datum arg, Oid relid)
 {
+	if (OidIsValid(relid) && relid != games_relid)
+		return;
 	for (LoadedGame *g = loaded; g != NULL; g = g->next)
 		g->stale = true;
+	games_relid = InvalidOid;
 }
 
 static void
 free_retired(XactEvent event, void *arg)
 {
+	LoadedGame **link = &retired;
+
 	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
 		event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT)
 		return;
-	while (retired != NULL)
+	while (*link != NULL)
 	{
-		LoadedGame *g = retired;
+		LoadedGame *g = *link;
 
-		retired = g->next;
+		if (g->holds > 0)
+		{
+			link = &g->next;
+			continue;
+		}
+		*link = g->next;
 		MemoryContextDelete(g->cxt);
 	}
 }
@@ -98,34 +138,111 @@ retire(LoadedGame *game)
 	retired = game;
 }
 
-/* The KIF text of a loaded game (palloc'd) and its engine, or NULL. */
-static char *
-stored_game(const char *name, GdlEngine *engine)
+static LoadedGame *
+entry_of(const Game *game)
 {
-	char	   *kif = NULL;
+	for (LoadedGame *g = loaded; g != NULL; g = g->next)
+		if (g->game == game)
+			return g;
+	for (LoadedGame *g = retired; g != NULL; g = g->next)
+		if (g->game == game)
+			return g;
+	return NULL;
+}
+
+void
+gdl_hold_game(const Game *game)
+{
+	LoadedGame *entry = entry_of(game);
+
+	if (entry != NULL)
+		entry->holds++;
+}
+
+void
+gdl_release_game(const Game *game)
+{
+	LoadedGame *entry = entry_of(game);
+
+	if (entry != NULL && entry->holds > 0)
+		entry->holds--;
+}
+
+void
+gdl_recheck_games(void)
+{
+	for (LoadedGame *g = loaded; g != NULL; g = g->next)
+		g->stale = true;
+}
+
+static void
+sha256_of(const char *text, uint8 *digest)
+{
+	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+
+	if (pg_cryptohash_init(ctx) < 0 || pg_cryptohash_update(ctx, (const uint8 *) text, strlen(text)) < 0 ||
+		pg_cryptohash_final(ctx, digest, PG_SHA256_DIGEST_LENGTH) < 0)
+		elog(ERROR, "gametree: could not compute a SHA-256 digest");
+	pg_cryptohash_free(ctx);
+}
+
+/* A digest as bytea; NULL gives an empty bytea, which equals no digest. */
+static Datum
+digest_datum(const uint8 *digest)
+{
+	Size		len = digest != NULL ? PG_SHA256_DIGEST_LENGTH : 0;
+	bytea	   *b = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	if (len > 0)
+		memcpy(VARDATA(b), digest, len);
+	return PointerGetDatum(b);
+}
+
+/* What gametree.gdl_games holds of a game, as stored_game reads it. */
+typedef struct StoredGame
+{
+	bool		found;
+	GdlEngine	engine;
+	char	   *kif;			/* NULL when its digest is the one asked about */
+} StoredGame;
+
+/*
+ * The row of a loaded game.  Its text is read only when its digest differs
+ * from known (NULL: always): a backend that checks a game it compiled reads
+ * 32 bytes, not the description.
+ */
+static StoredGame
+stored_game(const char *name, const uint8 *known)
+{
+	StoredGame	stored = {false, GDL_ENGINE_AUTO, NULL};
 	int			level;
 	MemoryContext caller = CurrentMemoryContext;
 
 	if (!OidIsValid(gdl_games_relid()))
-		return NULL;
+		return stored;
 	SPI_connect();
 	level = gt_pin_search_path();
-	spi_run("SELECT kif, engine = 'prover' FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
-			(Datum[]) {CStringGetTextDatum(name)}, SPI_OK_SELECT);
+	spi_run("SELECT engine = 'prover', CASE WHEN kif_sha256 = $2 THEN NULL ELSE kif END "
+			"FROM gametree.gdl_games WHERE name = $1", 2, (Oid[]) {TEXTOID, BYTEAOID},
+			(Datum[]) {CStringGetTextDatum(name), digest_datum(known)},
+			SPI_OK_SELECT);
 	if (SPI_processed == 1)
 	{
-		bool		isnull;
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-		Datum		prover = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		bool		prover_null,
+					kif_null;
+		Datum		prover = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &prover_null);
+		Datum		kif = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &kif_null);
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 
-		kif = TextDatumGetCString(d);
-		*engine = DatumGetBool(prover) ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
+		stored.found = true;
+		stored.engine = DatumGetBool(prover) ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
+		stored.kif = kif_null ? NULL : TextDatumGetCString(kif);
 		MemoryContextSwitchTo(spi);
 	}
 	gt_unpin_search_path(level);
 	SPI_finish();
-	return kif;
+	return stored;
 }
 
 /* Compiles name into a context of its own and adds it to the backend's games. */
@@ -140,10 +257,10 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *
 	PG_TRY();
 	{
 		entry->name = pstrdup(name);
-		entry->kif = pstrdup(kif);
 		entry->cxt = cxt;
 		MemoryContextSetIdentifier(cxt, entry->name);
-		entry->game = gdl_compile(entry->name, entry->kif, engine, (Size) gt_gdl_memory * 1024, stats);
+		sha256_of(kif, entry->digest);
+		entry->game = gdl_compile(entry->name, kif, engine, (Size) gt_gdl_memory * 1024, stats);
 		entry->engine = engine;
 	}
 	PG_CATCH();
@@ -163,8 +280,7 @@ const Game *
 gdl_find_game(const char *name)
 {
 	LoadedGame *entry;
-	char	   *kif;
-	GdlEngine	engine = GDL_ENGINE_AUTO;
+	StoredGame	stored;
 
 	register_callbacks();
 	for (entry = loaded; entry != NULL; entry = entry->next)
@@ -172,19 +288,23 @@ gdl_find_game(const char *name)
 			break;
 	if (entry != NULL && !entry->stale)
 		return entry->game;
-	kif = stored_game(name, &engine);
+	stored = stored_game(name, entry != NULL ? entry->digest : NULL);
 	if (entry != NULL)
 	{
-		if (kif != NULL && strcmp(kif, entry->kif) == 0 && engine == entry->engine)
+		if (stored.found && stored.kif == NULL && stored.engine == entry->engine)
 		{
 			entry->stale = false;
 			return entry->game;
 		}
 		retire(entry);
 	}
-	if (kif == NULL)
+	if (!stored.found)
 		return NULL;
-	return compile_and_keep(name, kif, engine, NULL)->game;
+	if (stored.kif == NULL)		/* same text, other engine: read the text */
+		stored = stored_game(name, NULL);
+	if (!stored.found)
+		return NULL;
+	return compile_and_keep(name, stored.kif, stored.engine, NULL)->game;
 }
 
 char *
@@ -254,17 +374,51 @@ check_game_name(const char *name)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid game name \"%s\"", gt_abbreviate(name)),
 					 errhint("Game names are letters, digits and underscores.")));
+	/* CHESS would read as the built-in chess: names differ in more than case. */
 	for (int i = 0; i < gt_game_count(); i++)
-		if (strcmp(gt_game_at(i)->name, name) == 0)
+		if (pg_strcasecmp(gt_game_at(i)->name, name) == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),
-					 errmsg("game \"%s\" is built in", name),
+					 errmsg("game \"%s\" is built in", gt_game_at(i)->name),
+					 errdetail("Game names that differ only in case name the same game."),
 					 errhint("Load the description under another name.")));
 }
 
+/* Refuses a description larger than gametree.gdl_max_size, before reading it. */
+static void
+check_description_size(Datum kif)
+{
+	Size		bytes = toast_raw_datum_size(kif) - VARHDRSZ;
+
+	if (bytes > (Size) gt_gdl_max_size * 1024)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("GDL description of %zu kB is larger than gametree.gdl_max_size (%d kB)",
+						(bytes + 1023) / 1024, gt_gdl_max_size),
+				 errhint("An administrator can raise gametree.gdl_max_size.")));
+}
+
+/*
+ * After gametree.gdl_games changed: every backend checks its compiled games
+ * against the table again (relcache invalidation, games_changed), and drops
+ * its cached plans, which may hold results of IMMUTABLE calls folded with
+ * the old rules.  Such folding records no dependency a plan could be
+ * invalidated by, so every plan goes, as after a change of a schema: an
+ * invalidation of gametree's pg_namespace row is what resets the plan caches
+ * of all backends (PlanCacheSysCallback).  Loads and unloads are rare.
+ */
 static void
 games_table_changed(void)
 {
+	Oid			nsp = get_namespace_oid("gametree", false);
+	Relation	namespaces = table_open(NamespaceRelationId, AccessShareLock);
+	HeapTuple	tuple = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nsp));
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for schema %u", nsp);
+	CacheInvalidateHeapTuple(namespaces, tuple, NULL);
+	ReleaseSysCache(tuple);
+	table_close(namespaces, AccessShareLock);
 	CacheInvalidateRelcacheByRelid(gdl_games_relid());
 }
 
@@ -273,7 +427,7 @@ Datum
 gametree_load_game(PG_FUNCTION_ARGS)
 {
 	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	char	   *kif = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *kif;
 	TupleDesc	desc;
 	GdlStats	stats;
 	LoadedGame *entry;
@@ -285,19 +439,28 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "load_game must return a row");
 	check_game_name(name);
+	check_description_size(PG_GETARG_DATUM(1));
+	kif = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	register_callbacks();
 	SPI_connect();
 	level = gt_pin_search_path();
 	/* the name is free: taking it first makes a concurrent load of it wait, then fail */
-	catalog_run("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('gametree.load_game ' || $1))",
+	catalog_run("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('gametree.load_game ' || "
+				"pg_catalog.lower($1)))",
 				1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(name)}, SPI_OK_SELECT);
-	spi_run("SELECT loaded_by FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
-			(Datum[]) {CStringGetTextDatum(name)}, SPI_OK_SELECT);
+	spi_run("SELECT name FROM gametree.gdl_games WHERE pg_catalog.lower(name) = pg_catalog.lower($1)",
+			1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(name)}, SPI_OK_SELECT);
 	if (SPI_processed > 0)
+	{
+		char	   *taken = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("game \"%s\" is already loaded", name),
-				 errhint("SELECT gametree.unload_game('%s') first, or load it under another name.", name)));
+				 errmsg("game \"%s\" is already loaded", taken),
+				 strcmp(taken, name) != 0 ?
+				 errdetail("Game names that differ only in case name the same game.") : 0,
+				 errhint("SELECT gametree.unload_game('%s') first, or load it under another name.", taken)));
+	}
 
 	for (LoadedGame *g = loaded; g != NULL; g = g->next)
 		if (strcmp(g->name, name) == 0)
@@ -314,11 +477,11 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	values[1] = PointerGetDatum(construct_array(roles, entry->game->nroles, TEXTOID, -1, false,
 												TYPALIGN_INT));
 	values[6] = CStringGetTextDatum(stats.prover ? "prover" : "network");
-	catalog_run("INSERT INTO gametree.gdl_games (name, kif, roles, description, engine, loaded_by) "
-				"VALUES ($1, $2, $3, $4, $5, $6)", 6,
-				(Oid[]) {TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID},
-				(Datum[]) {values[0], CStringGetTextDatum(kif), values[1],
-				CStringGetTextDatum(entry->game->description), values[6],
+	catalog_run("INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, loaded_by) "
+				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,
+				(Oid[]) {TEXTOID, TEXTOID, BYTEAOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID},
+				(Datum[]) {values[0], CStringGetTextDatum(kif), digest_datum(entry->digest),
+					values[1], CStringGetTextDatum(entry->game->description), values[6],
 				DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)))},
 				SPI_OK_INSERT);
 	games_table_changed();
@@ -330,6 +493,35 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	values[4] = Int32GetDatum(stats.rules);
 	values[5] = Int32GetDatum(stats.nodes);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/*
+ * The trees of a game, as the newest committed data has them: under
+ * REPEATABLE READ the transaction's snapshot may predate a tree that another
+ * session created since (create_tree's lock on the game's row, which our
+ * FOR UPDATE waited for, shows it committed).
+ */
+static void
+refuse_if_trees_use(text *name)
+{
+	SPIPlanPtr	plan = SPI_prepare("SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I', schema, name), ', ' "
+								   "ORDER BY schema, name), pg_catalog.count(*) "
+								   "FROM gametree.trees WHERE game = $1", 1, (Oid[]) {TEXTOID});
+	bool		isnull;
+
+	if (plan == NULL ||
+		SPI_execute_snapshot(plan, (Datum[]) {PointerGetDatum(name)}, NULL, GetLatestSnapshot(),
+							 InvalidSnapshot, true, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "gametree: could not read gametree.trees");
+	if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull)) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+				 errmsg("game \"%s\" is used by trees", text_to_cstring(name)),
+				 errdetail("Trees of the game: %s.",
+						   gt_abbreviate(TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
+																		   SPI_tuptable->tupdesc, 1, &isnull)))),
+				 errhint("Drop them with gametree.drop_tree first.")));
+	SPI_freeplan(plan);
 }
 
 PG_FUNCTION_INFO_V1(gametree_unload_game);
@@ -360,17 +552,7 @@ gametree_unload_game(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to unload game \"%s\"", cname),
 				 errdetail("Only the role that loaded it, or a superuser, may unload it.")));
-	catalog_run("SELECT string_agg(pg_catalog.format('%I.%I', schema, name), ', ' ORDER BY schema, name), "
-				"count(*) FROM gametree.trees WHERE game = $1", 1, (Oid[]) {TEXTOID},
-				(Datum[]) {PointerGetDatum(name)}, SPI_OK_SELECT);
-	if (DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull)) > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
-				 errmsg("game \"%s\" is used by trees", cname),
-				 errdetail("Trees of the game: %s.",
-						   gt_abbreviate(TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-																		   SPI_tuptable->tupdesc, 1, &isnull)))),
-				 errhint("Drop them with gametree.drop_tree first.")));
+	refuse_if_trees_use(name);
 	catalog_run("DELETE FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
 				(Datum[]) {PointerGetDatum(name)}, SPI_OK_DELETE);
 	games_table_changed();

@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "gdl/gdl.h"
 #include "miscadmin.h"
 #include "store/expand.h"
 #include "store/schema.h"
@@ -156,6 +157,32 @@ create_tables(Tree *tree, Oid nsp)
 	}
 }
 
+/*
+ * The game of a new tree.  A game loaded from GDL is locked first, so that
+ * unload_game waits for this transaction and then sees the tree, and only
+ * then compiled, from the row the lock found: the tree gets the rules that
+ * stay loaded, not those another session replaced meanwhile.
+ */
+static const Game *
+lock_game(text *name)
+{
+	const Game *game;
+	uint64		locked;
+
+	catalog_run("SELECT 1 FROM gametree.gdl_games WHERE name = $1 FOR KEY SHARE", 1,
+				(Oid[]) {TEXTOID}, (Datum[]) {PointerGetDatum(name)}, SPI_OK_SELECT);
+	locked = SPI_processed;
+	gdl_recheck_games();
+	game = gt_game_from_text(name);
+	if (!gt_game_is_builtin(game) && locked == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("game \"%s\" was loaded by another session while the tree was being created",
+						game->name),
+				 errhint("Create the tree again.")));
+	return game;
+}
+
 PG_FUNCTION_INFO_V1(gametree_create_tree);
 Datum
 gametree_create_tree(PG_FUNCTION_ARGS)
@@ -172,7 +199,11 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("tree name and game must not be NULL")));
 	tree_parse_name(PG_GETARG_TEXT_PP(0), &schema, &base);
-	tree.game = gt_game_from_text(PG_GETARG_TEXT_PP(1));
+	/* along the caller's search_path, before it is pinned */
+	nsp = creation_schema(schema);
+	SPI_connect();
+	tree.path_level = gt_pin_search_path();
+	tree.game = lock_game(PG_GETARG_TEXT_PP(1));
 	if (PG_ARGISNULL(2))
 	{
 		root = gt_state_alloc(tree.game);
@@ -180,20 +211,12 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 	}
 	else
 		root = gt_decode_state(tree.game, PG_GETARG_JSONB_P(2));
-	nsp = creation_schema(schema);
 	tree.schema = get_namespace_name(nsp);
 	tree.name = base;
 	tree.qualified = quote_qualified_identifier(tree.schema, base);
 	tree.states = quote_qualified_identifier(tree.schema, psprintf("%s_states", base));
 	tree.moves = quote_qualified_identifier(tree.schema, psprintf("%s_moves", base));
 	tree.graph = quote_qualified_identifier(tree.schema, psprintf("%s_graph", base));
-
-	SPI_connect();
-	tree.path_level = gt_pin_search_path();
-	/* a loaded game stays loaded while a tree of it is being made (unload_game waits) */
-	if (!gt_game_is_builtin(tree.game))
-		catalog_run("SELECT 1 FROM gametree.gdl_games WHERE name = $1 FOR KEY SHARE", 1,
-					(Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(tree.game->name)}, SPI_OK_SELECT);
 	spi_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 			(Oid[]) {NAMEOID, TEXTOID}, (Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)},
 			SPI_OK_SELECT);

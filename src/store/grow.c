@@ -23,6 +23,7 @@
 #include "core/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "gdl/gdl.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "store/expand.h"
@@ -335,6 +336,42 @@ propagate_pending(GrowJob *job)
 	return complete;
 }
 
+/* The batches of a grow, then its last propagation. */
+static void
+grow_until_done(GrowJob *job)
+{
+	commit_if_possible(job);
+	for (;;)
+	{
+		TreeCounters c;
+
+		CHECK_FOR_INTERRUPTS();
+		c = read_counters(job);
+		if (time_is_up(job, &c))
+			break;
+		if (job->max_states >= 0 && c.states >= job->max_states)
+			break;
+		if (grow_batch(job, batch_budget(job, &c), &c) == 0)
+		{
+			bool		left = frontier_left(job);
+
+			/* The state waited for is the next batch's to take, or another session's. */
+			commit_if_possible(job);
+			if (!left)
+				break;
+			continue;
+		}
+		update_progress(job, false);
+		commit_if_possible(job);
+		if (GetCurrentTimestamp() >= job->propagate_at && !propagate_pending(job))
+			break;
+		notice_progress(job, "expanding");
+	}
+	propagate_pending(job);
+	update_progress(job, true);
+	commit_if_possible(job);
+}
+
 PG_FUNCTION_INFO_V1(gametree_grow);
 Datum
 gametree_grow(PG_FUNCTION_ARGS)
@@ -374,37 +411,17 @@ gametree_grow(PG_FUNCTION_ARGS)
 	job.batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree grow batch",
 										  ALLOCSET_DEFAULT_SIZES);
 	start_progress(&job);
-	commit_if_possible(&job);
-
-	for (;;)
+	/* Its commits must not free the game if another session replaces it (load_game.c). */
+	gdl_hold_game(job.tree->game);
+	PG_TRY();
 	{
-		TreeCounters c;
-
-		CHECK_FOR_INTERRUPTS();
-		c = read_counters(&job);
-		if (time_is_up(&job, &c))
-			break;
-		if (job.max_states >= 0 && c.states >= job.max_states)
-			break;
-		if (grow_batch(&job, batch_budget(&job, &c), &c) == 0)
-		{
-			bool		left = frontier_left(&job);
-
-			/* The state waited for is the next batch's to take, or another session's. */
-			commit_if_possible(&job);
-			if (!left)
-				break;
-			continue;
-		}
-		update_progress(&job, false);
-		commit_if_possible(&job);
-		if (GetCurrentTimestamp() >= job.propagate_at && !propagate_pending(&job))
-			break;
-		notice_progress(&job, "expanding");
+		grow_until_done(&job);
 	}
-	propagate_pending(&job);
-	update_progress(&job, true);
-	commit_if_possible(&job);
+	PG_FINALLY();
+	{
+		gdl_release_game(job.tree->game);
+	}
+	PG_END_TRY();
 	tree_close(job.tree);
 	SPI_finish();
 	PG_RETURN_VOID();
