@@ -58,7 +58,13 @@ private_cluster(const ConnOptions *opts, char *dir, size_t dirlen, const char **
 	return stat(socket, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-/* Reads a password from the terminal without echo, as psql does. */
+/*
+ * Reads a password from the terminal without echo, as psql does; from the
+ * standard input when there is no terminal.  There, stdio reads unbuffered,
+ * so that it takes the password's line and no more: the lines after it are
+ * the command's (uci reads the descriptor itself, and would never see what
+ * a buffer had taken).
+ */
 static char *
 prompt_password(void)
 {
@@ -68,9 +74,10 @@ prompt_password(void)
 	struct termios saved,
 				quiet;
 	bool		echo_off = tcgetattr(fileno(in), &saved) == 0;
-	char		line[1024] = "";
-	size_t		len;
+	StrBuf		line;
 
+	if (in == stdin)
+		setvbuf(stdin, NULL, _IONBF, 0);	/* allowed: asked once, before any command reads */
 	if (echo_off)
 	{
 		quiet = saved;
@@ -79,17 +86,14 @@ prompt_password(void)
 	}
 	fputs("Password: ", out);
 	fflush(out);
-	if (fgets(line, sizeof line, in) == NULL)
-		line[0] = '\0';
+	sb_init(&line);
+	sb_getline(&line, in);		/* the whole line: its rest would be read as a command */
 	if (echo_off)
 		tcsetattr(fileno(in), TCSAFLUSH, &saved);
 	fputc('\n', out);			/* the Enter that was not echoed */
 	if (tty)
 		fclose(tty);
-	len = strlen(line);
-	if (len > 0 && line[len - 1] == '\n')
-		line[len - 1] = '\0';
-	return xstrdup(line);
+	return line.data;
 }
 
 /* Server warnings go to stderr like errors; notices (grow's progress) do not. */

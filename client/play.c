@@ -8,8 +8,9 @@
  * in the game's notation (next() refuses an illegal one, and its message
  * is the reason shown), the engine's move, the goals at the end.
  *
- * Lines are read with fgets, so the game can be played on a terminal or fed
- * from a pipe; when the input is not a terminal, each line read is echoed
+ * Lines are read whole, of any length (a long one is one bad move, never
+ * a move and a rest read as the next), so the game can be played on a
+ * terminal or fed from a pipe; when the input is not a terminal, each line read is echoed
  * after its prompt, so that the transcript reads as a game.
  */
 #include <stdio.h>
@@ -284,30 +285,20 @@ print_result(Play *play)
 	return true;
 }
 
-/* Reads a line, without its end and surrounding blanks; false at the end of the input or on Ctrl-C. */
+/* Reads a whole line, without its end and surrounding blanks; false at the end of the input or on Ctrl-C. */
 static bool
-read_line(char *line, size_t size)
+read_line(StrBuf *line)
 {
-	size_t		len;
-	char	   *start;
+	size_t		start = 0;
 
-	if (fgets(line, (int) size, stdin) == NULL)
+	if (!sb_getline(line, stdin))
 		return false;
-	len = strlen(line);
-	if (len > 0 && line[len - 1] != '\n' && !feof(stdin))
-	{
-		int			c;
-
-		while ((c = getchar()) != EOF && c != '\n')
-			;					/* the rest of an overlong line */
-	}
-	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
-					   line[len - 1] == ' ' || line[len - 1] == '\t'))
-		line[--len] = '\0';
-	start = line;
-	while (*start == ' ' || *start == '\t')
+	while (line->len > 0 && (line->data[line->len - 1] == ' ' || line->data[line->len - 1] == '\t'))
+		line->data[--line->len] = '\0';
+	while (line->data[start] == ' ' || line->data[start] == '\t')
 		start++;
-	memmove(line, start, strlen(start) + 1);
+	memmove(line->data, line->data + start, line->len - start + 1);
+	line->len -= start;
 	return true;
 }
 
@@ -325,12 +316,11 @@ notation_hint(const char *game)
 	return "JSON, as gametree.next() takes it";
 }
 
-/* The game: returns the exit status. */
+/* The game, the lines typed read into input: returns the exit status. */
 static int
-game_loop(Play *play)
+game_loop(Play *play, StrBuf *input)
 {
 	const char *human = play->game.roles[play->human];
-	char		line[1024];
 
 	printf("%s: you play %s against bestmove (%s a move). Type moves as %s;\n"
 		   "also: moves (the legal moves), undo (take back your last move), quit.\n",
@@ -340,6 +330,7 @@ game_loop(Play *play)
 	{
 		Position   *pos = current(play);
 		StrBuf		move;
+		const char *line;
 		const char *expected;
 		int			rc;
 
@@ -354,7 +345,7 @@ game_loop(Play *play)
 		}
 		printf("your move (%s): ", human);
 		fflush(stdout);
-		if (!read_line(line, sizeof line))
+		if (!read_line(input))
 		{
 			putchar('\n');
 			if (interrupted())
@@ -365,6 +356,7 @@ game_loop(Play *play)
 			printf("end of input: game abandoned\n");
 			return 0;
 		}
+		line = input->data;
 		if (play->echo)
 			printf("%s\n", line);
 		if (line[0] == '\0')
@@ -453,9 +445,13 @@ run_play(PGconn *conn, Args *args)
 			rc = EXIT_FAILED;
 		else
 		{
+			StrBuf		input;
+
 			push_position(&play, res);
 			PQclear(res);
-			rc = game_loop(&play);
+			sb_init(&input);
+			rc = game_loop(&play, &input);
+			sb_free(&input);
 		}
 	}
 	for (int i = 0; i < play.n; i++)

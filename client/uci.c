@@ -4,13 +4,16 @@
  *
  * The engine reads commands from the standard input with read() (not
  * stdio, so that select can watch the input and the server's socket
- * together) and answers on the standard output, a line at a time.  A
+ * together), lines of any length (a long position is one command, never a
+ * command and a rest read as another), and answers on the standard
+ * output, a line at a time.  A
  * search is one call of gametree.analyse sent without waiting, so that
  * isready, stop and quit are answered while it runs: stop cancels the call
  * on the server (PQcancel) and the engine answers with the best move of
  * the last call that completed.  go infinite calls analyse again and again
  * with twice the time each call, printing an info line after each, until
- * stop.  A position is kept as the server's state; a position command that
+ * stop, or the end of the input, which stops it as stop does (no one is
+ * left to send stop; a search with a limit ends by itself).  A position is kept as the server's state; a position command that
  * extends the last one (as interfaces send them, the game's moves from the
  * start every time) plays only the new moves.
  */
@@ -36,16 +39,19 @@
 #define GAMETREE_VERSION "unknown"
 #endif
 
-#define INPUT_SIZE 65536		/* the longest command line */
+#define INPUT_BLOCK 65536		/* the input buffer's first size; it doubles for a longer line */
 #define FIRST_INFINITE_MS 100	/* go infinite: the first call's time, doubled each call */
 #define MAX_INFINITE_MS 60000
 #define MIN_MOVE_MS 20			/* the least time a move from a clock */
 
-/* The standard input, read in blocks and cut into lines. */
+/* The standard input, read in blocks and cut into lines: the bytes not taken are buf[start, len). */
 typedef struct Input
 {
-	char		buf[INPUT_SIZE];
+	char	   *buf;
+	size_t		cap;
+	size_t		start;
 	size_t		len;
+	size_t		scanned;		/* buf[start, scanned) holds no newline: not searched again */
 	bool		eof;
 } Input;
 
@@ -121,33 +127,44 @@ say_error(const char *what, const PGresult *res, const PGconn *conn)
 
 /* The next whole line into out (without its end); false when none is buffered. */
 static bool
-input_line(Input *in, char *out, size_t size)
+input_line(Input *in, StrBuf *out)
 {
-	char	   *nl = memchr(in->buf, '\n', in->len);
-	size_t		len,
-				take;
+	char	   *nl = memchr(in->buf + in->scanned, '\n', in->len - in->scanned);
+	size_t		end;
 
-	if (nl == NULL && !(in->len == sizeof in->buf || (in->eof && in->len > 0)))
-		return false;
-	len = nl ? (size_t) (nl - in->buf) : in->len;
-	take = nl ? len + 1 : len;
-	if (len >= size)
-		len = size - 1;
-	memcpy(out, in->buf, len);
-	out[len] = '\0';
-	if (len > 0 && out[len - 1] == '\r')
-		out[len - 1] = '\0';
-	memmove(in->buf, in->buf + take, in->len - take);
-	in->len -= take;
+	if (nl == NULL)
+	{
+		in->scanned = in->len;
+		if (!in->eof || in->len == in->start)
+			return false;
+		end = in->len;			/* the last line, without a newline */
+	}
+	else
+		end = (size_t) (nl - in->buf);
+	sb_reset(out);
+	sb_append_len(out, in->buf + in->start, end - in->start);
+	if (out->len > 0 && out->data[out->len - 1] == '\r')
+		out->data[--out->len] = '\0';
+	in->start = in->scanned = nl ? end + 1 : end;
 	return true;
 }
 
-/* Reads what the input has; false on an error other than a signal. */
+/* Reads what the input has, after the bytes not taken yet, in a buffer twice as large when they fill it. */
 static void
 input_fill(Input *in)
 {
-	ssize_t		n = read(STDIN_FILENO, in->buf + in->len, sizeof in->buf - in->len);
+	ssize_t		n;
 
+	memmove(in->buf, in->buf + in->start, in->len - in->start);
+	in->len -= in->start;
+	in->scanned -= in->start;
+	in->start = 0;
+	if (in->len == in->cap)
+	{
+		in->cap *= 2;
+		in->buf = xrealloc(in->buf, in->cap);
+	}
+	n = read(STDIN_FILENO, in->buf + in->len, in->cap - in->len);
 	if (n > 0)
 		in->len += (size_t) n;
 	else if (n == 0 || errno != EINTR)
@@ -688,23 +705,26 @@ command(Uci *uci, char *line)
 static int
 uci_loop(Uci *uci)
 {
-	char	   *line = xmalloc(INPUT_SIZE + 1);
+	StrBuf		line;
 	int			rc = 0;
 
+	sb_init(&line);
 	for (;;)
 	{
 		fd_set		readable;
 		int			sock = PQsocket(uci->conn);
 		int			maxfd = STDIN_FILENO;
 
-		if (input_line(&uci->input, line, INPUT_SIZE + 1))
+		if (input_line(&uci->input, &line))
 		{
-			if (!command(uci, line))
+			if (!command(uci, line.data))
 				break;
 			continue;
 		}
-		if (interrupted() || (uci->input.eof && !uci->search.active))
-			break;
+		if (uci->input.eof && uci->search.active && uci->search.infinite)
+			stop_search(uci);	/* no one is left to send stop: answer now, then end */
+		if (interrupted() || (uci->input.eof && !uci->search.in_flight))
+			break;				/* nothing left to read or to wait for */
 		FD_ZERO(&readable);
 		if (!uci->input.eof)
 			FD_SET(STDIN_FILENO, &readable);
@@ -714,8 +734,6 @@ uci_loop(Uci *uci)
 			if (sock > maxfd)
 				maxfd = sock;
 		}
-		if (uci->input.eof && !uci->search.in_flight)
-			break;				/* a proven go infinite with no one left to stop it */
 		if (select(maxfd + 1, &readable, NULL, NULL, NULL) < 0)
 			continue;			/* a signal: the loop looks at the flag */
 		if (uci->search.in_flight && sock >= 0 && FD_ISSET(sock, &readable) && !poll_search(uci))
@@ -749,7 +767,7 @@ uci_loop(Uci *uci)
 			}
 		}
 	}
-	free(line);
+	sb_free(&line);
 	return rc;
 }
 
@@ -765,6 +783,8 @@ run_uci(PGconn *conn, Args *args)
 	uci->args = args;
 	uci->default_time = args->opt[OPT_TIME] ? args->opt[OPT_TIME] : "1s";
 	uci->cancel = PQgetCancel(conn);
+	uci->input.cap = INPUT_BLOCK;
+	uci->input.buf = xmalloc(uci->input.cap);
 	sb_init(&uci->search.best);
 	sb_init(&uci->search.ponder);
 	if (args->opt[OPT_TREE])
@@ -789,6 +809,7 @@ run_uci(PGconn *conn, Args *args)
 	sb_free(&uci->search.ponder);
 	PQclear(uci->search.error);
 	PQfreeCancel(uci->cancel);
+	free(uci->input.buf);
 	if (args->opt[OPT_TREE])
 		tree_free(&uci->tree);
 	free(uci);
@@ -807,6 +828,8 @@ const Command cmd_uci = {
 	"A clock gives a move a 30th of the time left and half the increment.\n"
 	"go infinite searches again with twice the time until stop; stop\n"
 	"cancels the search on the server and answers with the best move found.\n"
+	"The end of the input stops go infinite as stop does, lets a search with\n"
+	"a limit end, and exits. Lines may be of any length.\n"
 	"\n"
 	"Options:\n"
 	"  --time T        the time of a go without a limit, a PostgreSQL interval\n"

@@ -1,10 +1,13 @@
 /*
- * util.h: memory that never comes back NULL, and a growing string.
+ * util.h: memory that never comes back NULL, a growing string, and reading
+ * a line of any length.
  */
 #ifndef GT_UTIL_H
 #define GT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit statuses: a command that failed, and a problem before any command ran. */
 #define EXIT_FAILED 1
@@ -24,8 +27,10 @@ typedef struct StrBuf
 
 void		sb_init(StrBuf *sb);
 void		sb_append(StrBuf *sb, const char *text);
+void		sb_append_len(StrBuf *sb, const char *text, size_t len);
 void		sb_printf(StrBuf *sb, const char *fmt,...) __attribute__((format(printf, 2, 3)));
 void		sb_reset(StrBuf *sb);
 void		sb_free(StrBuf *sb);
+bool		sb_getline(StrBuf *sb, FILE *in);
 
 #endif

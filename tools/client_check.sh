@@ -224,6 +224,11 @@ RC=$?
 check "play from a pipe: the engine opens, lines echoed, quit ends with exit 0" \
 	eval 'status_is 0 && has "^red plays [1-7]$" && has "^your move \(black\): 9$" && has "^refused: illegal connect4 move" &&
 	      has "^game abandoned$" && [ ! -s "$WORK/err" ]'
+# An over-long line is one move: "1 1", blanks, "9" is refused whole, never played as "1 1".
+"$CLIENT" play tictactoe --as xplayer --time 100ms <<<"1 1$(printf ' %.0s' $(seq 2000))9"$'\nquit' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play: a 2 KB line is refused whole, not played as its first part" \
+	eval 'status_is 0 && has "^not a move: \"1 1 +9\"" && ! has "plays" && has "^game abandoned$"'
 run play tictactoe --as nobody
 check "play --as an unknown role: exit 2" eval 'status_is 2 && lines_err 1 && has_err "has no role \"nobody\""'
 
@@ -324,6 +329,30 @@ if [ "$(q "SELECT count(*) FROM pg_stat_activity WHERE datname = '$DB' AND query
 else
 	not_ok "no search left running on the server after quit"
 fi
+
+# The end of the input stops go infinite as stop does: with no one left to
+# send stop, the search would go on for ever.
+T0=$(date +%s%N)
+{ echo "position startpos moves d2d4"; echo "go infinite"; sleep 1; } | timeout 30 "$CLIENT" uci >"$WORK/out" 2>"$WORK/err"
+RC=$?
+ELAPSED=$((($(date +%s%N) - T0) / 1000000))
+check "end of input during go infinite: bestmove, exit 0 within 5 s (${ELAPSED} ms, 1 s of it input)" \
+	eval 'status_is 0 && [ "$ELAPSED" -le 5000 ] && has "^bestmove [a-h][1-8][a-h][1-8]" && [ ! -s "$WORK/err" ]'
+# A line longer than any read is one command: a 100 KB position (20,000
+# moves, the first illegal) is one error, and no part of it runs as a command.
+{ printf 'position startpos moves'; printf ' a1a1%.0s' $(seq 20000); printf '\nisready\n'; } |
+	timeout 30 "$CLIENT" uci >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "a 100 KB line: one error for the whole line, then readyok" \
+	eval 'status_is 0 && [ "$(grep -c "^info string" "$WORK/out")" -eq 1 ] &&
+	      has "^info string error in position: illegal chess move \"a1a1\"" && ! has "unknown command" &&
+	      [ "$(tail -n 1 "$WORK/out")" = readyok ] && [ ! -s "$WORK/err" ]'
+# A password read from a pipe (no terminal: setsid) takes its whole line and
+# no more: the commands after it reach uci (the cluster trusts any password).
+{ printf 'p%.0s' $(seq 3000); printf '\nisready\n'; } | setsid -w "$CLIENT" -W uci >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "-W from a pipe: a 3000-character password, then the commands after it" \
+	eval 'status_is 0 && [ "$(cat "$WORK/out")" = readyok ]'
 
 # ------------------------------------------------------- Ctrl-C during grow
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/client_valgrind.sh: the command-line client under valgrind (memcheck):
-# one grow (two sessions, tic-tac-toe), one show (JSON), one play game fed from a pipe and
-# one uci session (position, go movetime, go infinite and stop, quit).
+# one grow (two sessions, tic-tac-toe), one show (JSON), one play game fed from a pipe (a
+# 2 KB line among its moves), one uci session (position, go movetime, go infinite and
+# stop, quit) and one ended by its input (a 100 KB line, go infinite, the end of the input).
 #
 #   bash tools/client_valgrind.sh
 #
@@ -58,9 +59,12 @@ vg() {
 "$CLIENT" new vgt tictactoe >/dev/null || exit 2
 vg grow ":" grow vgt --jobs 2
 vg show ":" show vgt --depth 2 --format json
-vg play "printf '4 4\n1 1\nundo\n2 2\nmoves\n1 1\n1 2\n1 3\n2 1\n2 3\n3 1\n3 2\n3 3\n'" play tictactoe --time 100ms
+vg play "printf '4 4\n1 1%2000s9\n1 1\nundo\n2 2\nmoves\n1 1\n1 2\n1 3\n2 1\n2 3\n3 1\n3 2\n3 3\n'" play tictactoe --time 100ms
 vg uci "{ echo uci; echo isready; echo 'position startpos moves e2e4 e7e5'; echo 'go movetime 300'; sleep 3;
           echo 'position startpos moves e2e4 e7e5 g1f3'; echo 'go infinite'; sleep 2; echo stop; sleep 1; echo quit; }" uci
+vg uci_eof "{ printf 'position startpos moves'; printf ' a1a1%.0s' \$(seq 20000); echo;
+              echo 'position startpos moves e2e4'; echo 'go infinite'; sleep 2; }" uci
 grep -q '^result: ' "$WORK/play.out" || { echo "play did not reach the end of the game"; FAILED=1; }
 [ "$(grep -c '^bestmove ' "$WORK/uci.out")" -eq 2 ] || { echo "uci did not answer both go commands"; FAILED=1; }
+[ "$(grep -c '^bestmove ' "$WORK/uci_eof.out")" -eq 1 ] || { echo "uci did not answer go infinite at the end of its input"; FAILED=1; }
 exit $FAILED
