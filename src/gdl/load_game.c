@@ -470,6 +470,8 @@ gametree_load_game(PG_FUNCTION_ARGS)
 		}
 	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, &stats);
 	entry->engine = stats.prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
+	/* checked against the table at its next use: this transaction may yet fail */
+	entry->stale = true;
 	roles = palloc(entry->game->nroles * sizeof(Datum));
 	for (int r = 0; r < entry->game->nroles; r++)
 		roles[r] = CStringGetTextDatum(entry->game->roles[r]);
