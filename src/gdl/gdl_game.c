@@ -591,6 +591,35 @@ order_literals(const Game *game)
 	pfree(truth);
 }
 
+/*
+ * A state goes in and out of SQL as a JSON array of facts, which
+ * gt_decode_state takes up to GT_MAX_STATE_FACTS of: a game whose initial
+ * state has more (its control fact counted) would load, and then every
+ * call of it would fail.  Refused here, so that what loads can be played.
+ */
+static void
+check_initial_size(const Game *game)
+{
+	GdlRules   *r = rules_of(game);
+	GameState  *state = gt_state_alloc(game);
+	int			nfacts = 0;
+
+	gdl_initial(game, state);
+	for (int w = 0; w < r->nwords; w++)
+		nfacts += gt_popcount64(((const uint64 *) state->data)[w]);
+	/* the control fact the encoder adds matters at the limit alone */
+	if (nfacts == GT_MAX_STATE_FACTS && !r->has_control && gdl_control(game, state) != GT_NO_ROLE)
+		nfacts++;
+	if (nfacts > GT_MAX_STATE_FACTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its initial state has %d facts, more than the %d a state may have",
+						game->name, nfacts, GT_MAX_STATE_FACTS),
+				 errhint("States are passed to and from SQL as JSON arrays of at most %d facts.",
+						 GT_MAX_STATE_FACTS)));
+	pfree(state);
+}
+
 static const Game gdl_template = {
 	.initial = gdl_initial,
 	.legal = gdl_legal,
@@ -724,6 +753,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	propnet_lay_out(net);
 	if (net->prover == NULL)
 		order_literals(game);
+	check_initial_size(game);
 	if (stats != NULL)
 	{
 		stats->facts = net->nbase;

@@ -40,6 +40,8 @@ typedef struct Tuples
 
 /* Index of atom in t, or -1. */
 extern int	tuples_find(const Tuples *t, TermId atom);
+/* At most how many bytes adding one more atom to t allocates (its arrays grow by doubling). */
+extern Size tuples_growth(const Tuples *t);
 /* Adds atom (of a relation of that arity) to t; false when it was there. */
 extern bool tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom);
 

@@ -232,6 +232,21 @@ add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 	return t;
 }
 
+Size
+term_store_growth(const TermStore *ts)
+{
+	Size		more = 0;
+
+	if (ts->nterms == ts->term_room)
+		more += (Size) ts->term_room * (sizeof(TermNode) + sizeof(int32));
+	/* a term of up to PG_UINT16_MAX arguments; most have a few */
+	if (ts->nargpool + PG_UINT16_MAX > ts->argpool_room)
+		more += (Size) ts->argpool_room * sizeof(TermId);
+	if (2 * (ts->nterms + 1) > ts->nterm_buckets)
+		more += (Size) 2 * ts->nterm_buckets * sizeof(int32);
+	return more;
+}
+
 TermId
 term_symbol(TermStore *ts, SymbolId sym)
 {
