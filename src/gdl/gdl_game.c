@@ -469,7 +469,10 @@ keep_network(const Propnet *net, const TermStore *from, TermStore *to)
 	k->initial = keep(net->initial, net->nbase * sizeof(bool));
 	k->base_terms = palloc(Max(1, net->nbase) * sizeof(TermId));
 	for (int i = 0; i < net->nbase; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		k->base_terms[i] = term_copy(to, from, net->base_terms[i]);
+	}
 	k->input_terms = palloc(Max(1, net->ninputs) * sizeof(TermId));
 	for (int i = 0; i < net->ninputs; i++)
 		k->input_terms[i] = term_copy(to, from, net->input_terms[i]);
@@ -553,6 +556,7 @@ order_literals(const Game *game)
 			GameMove	move = 0;
 			bool		stuck = false;
 
+			CHECK_FOR_INTERRUPTS();
 			evaluate(game, state, PHASE_LEGAL);
 			for (int role = 0; role < game->nroles && !stuck; role++)
 			{
@@ -658,6 +662,13 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	p = program_build(name, kif);
 	g = engine == GDL_ENGINE_PROVER ? NULL :
 		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / 8, true);
+	if (g != NULL && !g->over_budget)
+	{
+		roles = role_terms(g, &nroles);
+		net = propnet_build(g, roles, nroles);
+		/* the network is built beside its grounding: both count */
+		g->over_budget = MemoryContextMemAllocated(work, true) > memory_limit;
+	}
 	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -665,11 +676,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 						name, memory_limit / 1024),
 				 errhint("It was loaded with a larger gametree.gdl_memory: raise the setting.")));
 	if (g != NULL && !g->over_budget)
-	{
-		roles = role_terms(g, &nroles);
-		net = propnet_build(g, roles, nroles);
 		MemoryContextSwitchTo(game_cxt);
-	}
 	else
 	{
 		/* too large a network: the prover, which the game keeps with its grounding */

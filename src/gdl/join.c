@@ -235,6 +235,7 @@ all_bound(const Join *j, TermId t)
 		return true;
 	if (n->kind == TERM_VARIABLE)
 		return j->binding[n->name] != NO_TERM;
+	check_stack_depth();
 	for (int i = 0; i < n->nargs; i++)
 		if (!all_bound(j, term_arg(ts, t, i)))
 			return false;

@@ -301,6 +301,7 @@ term_mark_variables(const TermStore *ts, TermId t, bool *seen)
 {
 	const TermNode *n = term_node(ts, t);
 
+	check_stack_depth();
 	if (n->ground)
 		return;
 	if (n->kind == TERM_VARIABLE)
@@ -318,6 +319,7 @@ term_unbound_variable(const TermStore *ts, TermId t, const bool *bound)
 {
 	const TermNode *n = term_node(ts, t);
 
+	check_stack_depth();
 	if (n->ground)
 		return -1;
 	if (n->kind == TERM_VARIABLE)
@@ -360,6 +362,7 @@ term_compare(const TermStore *ts, TermId a, TermId b)
 
 	if (a == b)
 		return 0;
+	check_stack_depth();
 	if (na->kind != nb->kind)
 		return na->kind < nb->kind ? -1 : 1;
 	if (na->kind == TERM_VARIABLE)
@@ -383,6 +386,7 @@ term_append_text(const TermStore *ts, TermId t, StringInfo out)
 {
 	const TermNode *n = term_node(ts, t);
 
+	check_stack_depth();
 	switch (n->kind)
 	{
 		case TERM_SYMBOL:
