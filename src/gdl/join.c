@@ -125,11 +125,13 @@ tuples_growth(const Tuples *t)
 
 	if (t->n == t->room)
 	{
-		int			room = Max(16, 2 * t->room);
+		int			grown = Max(16, 2 * t->room) - t->room;
 
-		/* the atoms and every path's chain, and the paths an atom may start */
-		more += (Size) (room - t->room) * sizeof(TermId) +
-			(Size) t->npaths * room * sizeof(int32);
+		/* the atoms and the chain of every path used so far */
+		more += (Size) grown * sizeof(TermId);
+		for (int p = 0; p < t->npaths; p++)
+			if (t->previous[p] != NULL)
+				more += (Size) grown * sizeof(int32);
 	}
 	if (2 * (t->n + 1) > t->set_size)
 		more += (Size) Max(32, 2 * t->set_size) * 2 * sizeof(int32);
