@@ -469,7 +469,10 @@ keep_network(const Propnet *net, const TermStore *from, TermStore *to)
 	k->initial = keep(net->initial, net->nbase * sizeof(bool));
 	k->base_terms = palloc(Max(1, net->nbase) * sizeof(TermId));
 	for (int i = 0; i < net->nbase; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		k->base_terms[i] = term_copy(to, from, net->base_terms[i]);
+	}
 	k->input_terms = palloc(Max(1, net->ninputs) * sizeof(TermId));
 	for (int i = 0; i < net->ninputs; i++)
 		k->input_terms[i] = term_copy(to, from, net->input_terms[i]);
@@ -553,6 +556,7 @@ order_literals(const Game *game)
 			GameMove	move = 0;
 			bool		stuck = false;
 
+			CHECK_FOR_INTERRUPTS();
 			evaluate(game, state, PHASE_LEGAL);
 			for (int role = 0; role < game->nroles && !stuck; role++)
 			{
@@ -589,6 +593,35 @@ order_literals(const Game *game)
 	r->cache_valid = false;
 	pfree(held);
 	pfree(truth);
+}
+
+/*
+ * A state goes in and out of SQL as a JSON array of facts, which
+ * gt_decode_state takes up to GT_MAX_STATE_FACTS of: a game whose initial
+ * state has more (its control fact counted) would load, and then every
+ * call of it would fail.  Refused here, so that what loads can be played.
+ */
+static void
+check_initial_size(const Game *game)
+{
+	GdlRules   *r = rules_of(game);
+	GameState  *state = gt_state_alloc(game);
+	int			nfacts = 0;
+
+	gdl_initial(game, state);
+	for (int w = 0; w < r->nwords; w++)
+		nfacts += gt_popcount64(((const uint64 *) state->data)[w]);
+	/* the control fact the encoder adds matters at the limit alone */
+	if (nfacts == GT_MAX_STATE_FACTS && !r->has_control && gdl_control(game, state) != GT_NO_ROLE)
+		nfacts++;
+	if (nfacts > GT_MAX_STATE_FACTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its initial state has %d facts, more than the %d a state may have",
+						game->name, nfacts, GT_MAX_STATE_FACTS),
+				 errhint("States are passed to and from SQL as JSON arrays of at most %d facts.",
+						 GT_MAX_STATE_FACTS)));
+	pfree(state);
 }
 
 static const Game gdl_template = {
@@ -629,6 +662,13 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	p = program_build(name, kif);
 	g = engine == GDL_ENGINE_PROVER ? NULL :
 		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / 8, true);
+	if (g != NULL && !g->over_budget)
+	{
+		roles = role_terms(g, &nroles);
+		net = propnet_build(g, roles, nroles);
+		/* the network is built beside its grounding: both count */
+		g->over_budget = MemoryContextMemAllocated(work, true) > memory_limit;
+	}
 	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -636,11 +676,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 						name, memory_limit / 1024),
 				 errhint("It was loaded with a larger gametree.gdl_memory: raise the setting.")));
 	if (g != NULL && !g->over_budget)
-	{
-		roles = role_terms(g, &nroles);
-		net = propnet_build(g, roles, nroles);
 		MemoryContextSwitchTo(game_cxt);
-	}
 	else
 	{
 		/* too large a network: the prover, which the game keeps with its grounding */
@@ -724,6 +760,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	propnet_lay_out(net);
 	if (net->prover == NULL)
 		order_literals(game);
+	check_initial_size(game);
 	if (stats != NULL)
 	{
 		stats->facts = net->nbase;

@@ -10,9 +10,6 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-/* How often (in atoms and rules made) grounding checks its memory. */
-#define MEMORY_CHECK_INTERVAL 4096
-
 /* "name/arity (n atoms), ..." of the three relations with the most atoms. */
 static char *
 largest_relations(const Grounding *g)
@@ -36,14 +33,17 @@ largest_relations(const Grounding *g)
 	return out.data;
 }
 
+/*
+ * Called before an allocation of more bytes (0: after a small one): the
+ * limit holds for what grounding holds once they are made, so a doubling
+ * array is refused before it doubles, not noticed after.  Cheap enough for
+ * every atom and rule: the context keeps its total.
+ */
 static void
-check_memory(Grounding *g)
+check_memory(Grounding *g, Size more)
 {
-	if (++g->allocations < MEMORY_CHECK_INTERVAL)
-		return;
-	g->allocations = 0;
 	CHECK_FOR_INTERRUPTS();
-	if (MemoryContextMemAllocated(g->cxt, true) <= g->memory_limit)
+	if (MemoryContextMemAllocated(g->cxt, true) + more <= g->memory_limit)
 		return;
 	if (g->network)
 		g->over_budget = true;
@@ -61,9 +61,14 @@ check_memory(Grounding *g)
 static bool
 tuples_add(Grounding *g, int r, TermId atom)
 {
-	if (!tuples_insert(g->terms, &g->tuples[r], g->program->relations[r].arity, atom))
+	Tuples	   *t = &g->tuples[r];
+
+	if (tuples_find(t, atom) >= 0)
 		return false;
-	check_memory(g);
+	check_memory(g, tuples_growth(t));
+	if (g->over_budget)
+		return false;
+	tuples_insert(g->terms, t, g->program->relations[r].arity, atom);
 	return true;
 }
 
@@ -71,7 +76,15 @@ static void
 add_ground_rule(Grounding *g, TermId head, const int32 *literals, int n)
 {
 	GroundRule *r;
+	Size		more = 0;
 
+	if (g->nrules == g->rule_room)
+		more += Max(1024, g->rule_room) * sizeof(GroundRule);
+	if (g->nliterals + n > g->literal_room)
+		more += Max(4096, g->literal_room) * sizeof(int32);
+	check_memory(g, more);
+	if (g->over_budget)
+		return;
 	if (g->nrules == g->rule_room)
 	{
 		g->rule_room = Max(1024, 2 * g->rule_room);
@@ -90,7 +103,6 @@ add_ground_rule(Grounding *g, TermId head, const int32 *literals, int n)
 	r->nliterals = n;
 	memcpy(&g->literals[g->nliterals], literals, n * sizeof(int32));
 	g->nliterals += n;
-	check_memory(g);
 }
 
 /* What a join of the grounding works with. */
@@ -130,10 +142,14 @@ ground_emit(Join *j)
 	GroundJoin *gj = j->context;
 	Grounding  *g = gj->g;
 	const Rule *rule = j->rule;
-	TermId		head = join_substitute(j, rule->head, true);
+	TermId		head;
 	int32		literals[MAX_BODY];
 	int			n = 0;
 
+	check_memory(g, term_store_growth(g->terms));
+	if (g->over_budget)
+		return;
+	head = join_substitute(j, rule->head, true);
 	if (!gj->instantiate)
 	{
 		if (tuples_add(g, rule->relation, head))
@@ -195,6 +211,29 @@ full_ranges(const Rule *rule, const int *current, int *lo, int *hi)
 }
 
 /*
+ * The relations that rules name, each once (g->touched, g->ntouched): a
+ * round of evaluate() refreshes their counts alone, so that evaluating the
+ * components of a game one by one stays linear in the number of relations.
+ */
+static void
+touch_relations(Grounding *g, const Rule **rules, int nrules)
+{
+	g->stamp++;
+	g->ntouched = 0;
+	for (int i = 0; i < nrules; i++)
+		for (int k = -1; k < rules[i]->nbody; k++)
+		{
+			int			r = k < 0 ? rules[i]->relation : rules[i]->body[k].relation;
+
+			if (r >= 0 && g->touched_stamp[r] != g->stamp)
+			{
+				g->touched_stamp[r] = g->stamp;
+				g->touched[g->ntouched++] = r;
+			}
+		}
+}
+
+/*
  * Evaluates rules to a fixpoint, semi-naively; in_component[r]: relation r
  * is derived by these rules (the others are complete).  In each round, a
  * rule is joined once per literal d of a relation that grew in the round
@@ -204,15 +243,15 @@ full_ranges(const Rule *rule, const int *current, int *lo, int *hi)
 static void
 evaluate(Grounding *g, const Rule **rules, int nrules, const bool *in_component, bool relaxed)
 {
-	const Program *p = g->program;
-	int		   *previous = palloc(p->nrelations * sizeof(int));
-	int		   *current = palloc(p->nrelations * sizeof(int));
+	int		   *previous = g->previous;
+	int		   *current = g->current;
 	int			lo[MAX_BODY],
 				hi[MAX_BODY];
 	bool		changed = false;
 
-	for (int r = 0; r < p->nrelations; r++)
-		previous[r] = current[r] = g->tuples[r].n;
+	touch_relations(g, rules, nrules);
+	for (int k = 0; k < g->ntouched; k++)
+		previous[g->touched[k]] = current[g->touched[k]] = g->tuples[g->touched[k]].n;
 	for (int i = 0; i < nrules; i++)
 	{
 		full_ranges(rules[i], current, lo, hi);
@@ -221,8 +260,10 @@ evaluate(Grounding *g, const Rule **rules, int nrules, const bool *in_component,
 	while (changed && !g->over_budget)
 	{
 		changed = false;
-		for (int r = 0; r < p->nrelations; r++)
+		for (int k = 0; k < g->ntouched; k++)
 		{
+			int			r = g->touched[k];
+
 			previous[r] = current[r];
 			current[r] = g->tuples[r].n;
 		}
@@ -230,6 +271,7 @@ evaluate(Grounding *g, const Rule **rules, int nrules, const bool *in_component,
 		{
 			const Rule *rule = rules[i];
 
+			CHECK_FOR_INTERRUPTS();
 			for (int d = 0; d < rule->nbody; d++)
 			{
 				const Literal *delta = &rule->body[d];
@@ -248,8 +290,6 @@ evaluate(Grounding *g, const Rule **rules, int nrules, const bool *in_component,
 			}
 		}
 	}
-	pfree(previous);
-	pfree(current);
 }
 
 /* The rule head(?0, ...) :- body(?0, ...), for true :- init, next and does :- legal. */
@@ -285,29 +325,35 @@ static bool *
 domain_relations(const Program *p)
 {
 	bool	   *needed = palloc0(p->nrelations * sizeof(bool));
-	bool		changed = true;
+	int		   *queue = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE);
+	int			head = 0,
+				tail = 0;
+	const int	roots[] = {p->rel_next, p->rel_legal, p->rel_init, p->rel_role};
 
-	needed[p->rel_next] = needed[p->rel_legal] = needed[p->rel_init] = needed[p->rel_role] = true;
-	while (changed)
+	/* a worklist: each relation's rules are read once, when it becomes needed */
+	for (int k = 0; k < lengthof(roots); k++)
+		if (!needed[roots[k]])
+			needed[queue[tail++] = roots[k]] = true;
+	while (head < tail)
 	{
-		changed = false;
-		for (int r = 0; r < p->nrules; r++)
-		{
-			const Rule *rule = &p->rules[r];
-			bool		dynamic = p->relations[rule->relation].dynamic;
+		const Relation *rel = &p->relations[queue[head++]];
 
-			if (!needed[rule->relation])
-				continue;
+		CHECK_FOR_INTERRUPTS();
+		for (int r = 0; r < rel->nrules; r++)
+		{
+			const Rule *rule = &p->rules[rel->rules[r]];
+
 			for (int i = 0; i < rule->nbody; i++)
 			{
 				int			b = rule->body[i].relation;
 
 				if (b >= 0 && !needed[b] &&
-					(rule->body[i].kind == LIT_POSITIVE || !dynamic || !p->relations[b].dynamic))
-					needed[b] = changed = true;
+					(rule->body[i].kind == LIT_POSITIVE || !rel->dynamic || !p->relations[b].dynamic))
+					needed[queue[tail++] = b] = true;
 			}
 		}
 	}
+	pfree(queue);
 	return needed;
 }
 
@@ -351,6 +397,8 @@ ground_program(Program *p, Size memory_limit, bool network)
 	bool	   *in_component = palloc0(p->nrelations * sizeof(bool));
 	bool	   *needed = network ? NULL : domain_relations(p);
 	int		   *counts = palloc(p->nrelations * sizeof(int));
+	int		   *by_component;
+	int		   *component_start;
 	int			nrules;
 	int			lo[MAX_BODY],
 				hi[MAX_BODY];
@@ -358,7 +406,11 @@ ground_program(Program *p, Size memory_limit, bool network)
 
 	g->program = p;
 	g->terms = p->terms;
-	g->tuples = palloc0(p->nrelations * sizeof(Tuples));
+	g->tuples = palloc_extended(p->nrelations * sizeof(Tuples), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	g->previous = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE);
+	g->current = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE);
+	g->touched = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE);
+	g->touched_stamp = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	g->memory_limit = memory_limit;
 	g->network = network;
 	g->cxt = CurrentMemoryContext;
@@ -370,22 +422,40 @@ ground_program(Program *p, Size memory_limit, bool network)
 					 errmsg("game \"%s\", line %d: a rule with more than %d literals",
 							p->game, p->sentences[p->rules[r].sentence].line, MAX_BODY)));
 
-	/* relations that do not depend on the state, exactly, component by component */
+	/*
+	 * relations that do not depend on the state, exactly, component by
+	 * component: the relations filed by component first, so that each is
+	 * visited once, not once per component
+	 */
+	by_component = palloc_extended(Max(1, p->nrelations) * sizeof(int), MCXT_ALLOC_HUGE);
+	component_start = palloc_extended((p->ncomponents + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int r = 0; r < p->nrelations; r++)
+		component_start[p->relations[r].component + 1]++;
+	for (int c = 0; c < p->ncomponents; c++)
+		component_start[c + 1] += component_start[c];
+	for (int r = 0; r < p->nrelations; r++)
+		by_component[component_start[p->relations[r].component]++] = r;
+	for (int c = p->ncomponents; c > 0; c--)
+		component_start[c] = component_start[c - 1];
+	component_start[0] = 0;
 	for (int c = 0; c < p->ncomponents && !g->over_budget; c++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		nrules = 0;
-		for (int r = 0; r < p->nrelations; r++)
+		for (int k = component_start[c]; k < component_start[c + 1]; k++)
 		{
+			int			r = by_component[k];
 			const Relation *rel = &p->relations[r];
 
-			in_component[r] = rel->component == c && !rel->dynamic &&
-				(needed == NULL || needed[r]);
+			in_component[r] = !rel->dynamic && (needed == NULL || needed[r]);
 			if (in_component[r])
 				for (int i = 0; i < rel->nrules; i++)
 					rules[nrules++] = &p->rules[rel->rules[i]];
 		}
 		if (nrules > 0)
 			evaluate(g, rules, nrules, in_component, false);
+		for (int k = component_start[c]; k < component_start[c + 1]; k++)
+			in_component[by_component[k]] = false;
 	}
 
 	/* what can ever hold of the others, all at once */

@@ -35,10 +35,16 @@ typedef struct Grounding
 	int			literal_room;
 	Size		memory_limit;	/* bytes */
 	MemoryContext cxt;
-	int			allocations;	/* since memory was last checked */
 	bool		network;		/* all relations and ground rules, not domains alone */
 	bool		over_budget;	/* network: memory_limit was reached, grounding stopped */
 	bool	   *computed;		/* per relation: its atoms are in tuples (NULL: all are) */
+	/* evaluate()'s atom counts per relation, and the relations it refreshes */
+	int		   *previous;
+	int		   *current;
+	int		   *touched;
+	int			ntouched;
+	int		   *touched_stamp;	/* per relation: the stamp of the last evaluate() that touched it */
+	int			stamp;
 } Grounding;
 
 /*

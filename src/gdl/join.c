@@ -118,6 +118,28 @@ rebuild_index(const TermStore *ts, Tuples *t)
 		index_atom(ts, t, i);
 }
 
+Size
+tuples_growth(const Tuples *t)
+{
+	Size		more = 0;
+
+	if (t->n == t->room)
+	{
+		int			grown = Max(16, 2 * t->room) - t->room;
+
+		/* the atoms and the chain of every path used so far */
+		more += (Size) grown * sizeof(TermId);
+		for (int p = 0; p < t->npaths; p++)
+			if (t->previous[p] != NULL)
+				more += (Size) grown * sizeof(int32);
+	}
+	if (2 * (t->n + 1) > t->set_size)
+		more += (Size) Max(32, 2 * t->set_size) * 2 * sizeof(int32);
+	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
+		more += (Size) Max(64, 4 * t->index_size) * (sizeof(int64) + 2 * sizeof(int32));
+	return more;
+}
+
 bool
 tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 {
@@ -132,7 +154,8 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 			repalloc_huge(t->atoms, t->room * sizeof(TermId));
 		if (t->previous == NULL)
 		{
-			t->npaths = Max(1, arity) * PATH_STRIDE;
+			/* none for atoms without arguments: they are found whole */
+			t->npaths = arity * PATH_STRIDE;
 			t->previous = palloc0(t->npaths * sizeof(int32 *));
 		}
 		for (int p = 0; p < t->npaths; p++)
@@ -157,7 +180,7 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 		}
 	}
 	/* room for every path of the atom, before any is linked */
-	if (2 * (t->index_used + t->npaths) > t->index_size)
+	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
 		rebuild_index(ts, t);
 	t->atoms[t->n] = atom;
 	i = find_slot(t->set_keys, t->set_size, atom);
@@ -214,6 +237,7 @@ all_bound(const Join *j, TermId t)
 		return true;
 	if (n->kind == TERM_VARIABLE)
 		return j->binding[n->name] != NO_TERM;
+	check_stack_depth();
 	for (int i = 0; i < n->nargs; i++)
 		if (!all_bound(j, term_arg(ts, t, i)))
 			return false;

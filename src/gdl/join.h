@@ -40,6 +40,11 @@ typedef struct Tuples
 
 /* Index of atom in t, or -1. */
 extern int	tuples_find(const Tuples *t, TermId atom);
+/*
+ * How many bytes adding one more atom to t allocates as its arrays double
+ * (a path that no atom had yet takes an array of t->room more).
+ */
+extern Size tuples_growth(const Tuples *t);
 /* Adds atom (of a relation of that arity) to t; false when it was there. */
 extern bool tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom);
 

@@ -9,6 +9,7 @@
 
 #include "gdl/program.h"
 #include "miscadmin.h"
+#include "utils/hsearch.h"
 
 /* The longest symbol or variable name: longer ones are surely not GDL. */
 #define KIF_MAX_NAME 200
@@ -26,7 +27,17 @@ typedef struct KifReader
 	char	  **variables;
 	int			nvariables;
 	int			variable_room;
+	int			sentence;		/* number of the sentence being read */
+	HTAB	   *variable_numbers;	/* name -> VariableEntry */
 } KifReader;
+
+/* A variable's number in the sentence that last used its name. */
+typedef struct VariableEntry
+{
+	char		name[KIF_MAX_NAME + 1]; /* the key */
+	int			sentence;
+	int			number;
+} VariableEntry;
 
 static void
 skip_space(KifReader *r)
@@ -59,20 +70,26 @@ is_delimiter(char c)
 		c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/* The number of a variable in its sentence: a hash lookup, as a sentence may have many. */
 static int
-variable_number(KifReader *r, const char *name, int len)
+variable_number(KifReader *r, const char *name)
 {
-	for (int i = 0; i < r->nvariables; i++)
-		if (strncmp(r->variables[i], name, len) == 0 && r->variables[i][len] == '\0')
-			return i;
+	bool		found;
+	VariableEntry *e = hash_search(r->variable_numbers, name, HASH_ENTER, &found);
+
+	if (found && e->sentence == r->sentence)
+		return e->number;
+	e->sentence = r->sentence;
 	if (r->nvariables == r->variable_room)
 	{
 		r->variable_room = Max(16, 2 * r->variable_room);
-		r->variables = r->variables == NULL ? palloc(r->variable_room * sizeof(char *)) :
-			repalloc(r->variables, r->variable_room * sizeof(char *));
+		r->variables = r->variables == NULL ?
+			palloc_extended(r->variable_room * sizeof(char *), MCXT_ALLOC_HUGE) :
+			repalloc_huge(r->variables, r->variable_room * sizeof(char *));
 	}
-	r->variables[r->nvariables] = pnstrdup(name, len);
-	return r->nvariables++;
+	r->variables[r->nvariables] = pstrdup(name);
+	e->number = r->nvariables++;
+	return e->number;
 }
 
 static TermId read_term(KifReader *r);
@@ -103,7 +120,7 @@ read_name(KifReader *r)
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
 					 errmsg("game \"%s\", line %d: \"?\" without a variable name", r->game, r->line)));
-		return term_variable(r->ts, variable_number(r, name, len));
+		return term_variable(r->ts, variable_number(r, name));
 	}
 	return term_symbol(r->ts, term_symbol_id(r->ts, name, len));
 }
@@ -188,21 +205,28 @@ kif_parse(TermStore *ts, const char *text, int *nsentences, const char *game)
 	KifSentence *sentences = NULL;
 	int			n = 0,
 				room = 0;
+	HASHCTL		ctl = {.keysize = KIF_MAX_NAME + 1,.entrysize = sizeof(VariableEntry),
+	.hcxt = CurrentMemoryContext};
 
+	r.variable_numbers = hash_create("gametree KIF variables", 256, &ctl,
+									 HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 	for (;;)
 	{
 		KifSentence *s;
 
+		/* a sentence may be a bare symbol, which reads no list */
+		CHECK_FOR_INTERRUPTS();
 		skip_space(&r);
 		if (r.text[r.pos] == '\0')
 			break;
 		if (n == room)
 		{
 			room = Max(64, 2 * room);
-			sentences = sentences == NULL ? palloc(room * sizeof(KifSentence)) :
-				repalloc(sentences, room * sizeof(KifSentence));
+			sentences = sentences == NULL ? palloc_extended(room * sizeof(KifSentence), MCXT_ALLOC_HUGE) :
+				repalloc_huge(sentences, room * sizeof(KifSentence));
 		}
 		s = &sentences[n++];
+		r.sentence = n;
 		r.nvariables = 0;
 		r.variables = NULL;
 		r.variable_room = 0;
@@ -213,6 +237,7 @@ kif_parse(TermStore *ts, const char *text, int *nsentences, const char *game)
 		s->variables = r.variables;
 		s->nvariables = r.nvariables;
 	}
+	hash_destroy(r.variable_numbers);
 	*nsentences = n;
 	return sentences;
 }

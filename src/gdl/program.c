@@ -11,6 +11,7 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "gdl/program.h"
 #include "miscadmin.h"
 #include "nodes/pg_list.h"
@@ -92,15 +93,48 @@ rule_error(const Program *p, int sentence, const char *fmt,...)
 			 errdetail("The rule: %s", program_rule_text(p, sentence))));
 }
 
+static inline uint32
+relation_hash(SymbolId name, int arity)
+{
+	return murmurhash32((uint32) name ^ ((uint32) arity << 24));
+}
+
+/* The slot of (name, arity) in p->relation_slots: its relation's, or an empty one. */
+static int
+relation_slot(const Program *p, SymbolId name, int arity)
+{
+	int			mask = p->nrelation_slots - 1;
+	int			i = relation_hash(name, arity) & mask;
+
+	for (;; i = (i + 1) & mask)
+	{
+		int32		r = p->relation_slots[i];
+
+		if (r < 0 || (p->relations[r].name == name && p->relations[r].arity == arity))
+			return i;
+	}
+}
+
 int
 program_relation(const Program *p, SymbolId name, int arity)
 {
-	for (int i = 0; i < p->nrelations; i++)
-		if (p->relations[i].name == name && p->relations[i].arity == arity)
-			return i;
-	return -1;
+	return p->nrelation_slots == 0 ? -1 : p->relation_slots[relation_slot(p, name, arity)];
 }
 
+/* Twice as many slots, the relations filed again (at most half of the slots are used). */
+static void
+grow_relation_slots(Program *p)
+{
+	p->nrelation_slots = Max(256, 2 * p->nrelation_slots);
+	if (p->relation_slots != NULL)
+		pfree(p->relation_slots);
+	p->relation_slots = palloc_extended(p->nrelation_slots * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(p->relation_slots, 0xff, p->nrelation_slots * sizeof(int32));
+	for (int r = 0; r < p->nrelations; r++)
+		p->relation_slots[relation_slot(p, p->relations[r].name, p->relations[r].arity)] = r;
+}
+
+/* The relation of an atom, added when new: one hash probe, so that reading n facts is linear. */
 static int
 relation_of(Program *p, TermId atom)
 {
@@ -111,14 +145,22 @@ relation_of(Program *p, TermId atom)
 
 	if (r >= 0)
 		return r;
-	if (p->nrelations % 64 == 0)
-		p->relations = p->relations == NULL ? palloc(64 * sizeof(Relation)) :
-			repalloc(p->relations, (p->nrelations + 64) * sizeof(Relation));
-	rel = &p->relations[p->nrelations];
+	if (2 * (p->nrelations + 1) > p->nrelation_slots)
+		grow_relation_slots(p);
+	if (p->nrelations == p->relation_room)
+	{
+		p->relation_room = Max(64, 2 * p->relation_room);
+		p->relations = p->relations == NULL ?
+			palloc_extended(p->relation_room * sizeof(Relation), MCXT_ALLOC_HUGE) :
+			repalloc_huge(p->relations, p->relation_room * sizeof(Relation));
+	}
+	r = p->nrelations++;
+	rel = &p->relations[r];
 	memset(rel, 0, sizeof(Relation));
 	rel->name = name;
 	rel->arity = arity;
-	return p->nrelations++;
+	p->relation_slots[relation_slot(p, name, arity)] = r;
+	return r;
 }
 
 static bool
@@ -240,9 +282,12 @@ add_rule(Program *p, int sentence, TermId head, List *body)
 	ListCell   *c;
 	int			i = 0;
 
-	if (p->nrules % 256 == 0)
-		p->rules = p->rules == NULL ? palloc(256 * sizeof(Rule)) :
-			repalloc(p->rules, (p->nrules + 256) * sizeof(Rule));
+	if (p->nrules == p->rule_room)
+	{
+		p->rule_room = Max(256, 2 * p->rule_room);
+		p->rules = p->rules == NULL ? palloc_extended(p->rule_room * sizeof(Rule), MCXT_ALLOC_HUGE) :
+			repalloc_huge(p->rules, p->rule_room * sizeof(Rule));
+	}
 	rule = &p->rules[p->nrules++];
 	rule->head = head;
 	rule->relation = relation_of(p, head);
@@ -321,8 +366,6 @@ check_safety(const Program *p, const Rule *rule)
 typedef struct Tarjan
 {
 	const Program *p;
-	int		  **edges;			/* per relation: the relations that depend on it */
-	int		   *nedges;
 	int		   *index;
 	int		   *low;
 	bool	   *on_stack;
@@ -333,16 +376,20 @@ typedef struct Tarjan
 	int		   *component;		/* in reverse evaluation order until renumbered */
 } Tarjan;
 
+/* The edges from relation v: to the heads of the rules that use it. */
 static void
 tarjan_visit(Tarjan *t, int v)
 {
+	const Program *p = t->p;
+
 	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
 	t->index[v] = t->low[v] = t->counter++;
 	t->stack[t->depth++] = v;
 	t->on_stack[v] = true;
-	for (int i = 0; i < t->nedges[v]; i++)
+	for (int u = p->user_start[v]; u < p->user_start[v + 1]; u++)
 	{
-		int			w = t->edges[v][i];
+		int			w = p->rules[p->user_rules[u]].relation;
 
 		if (t->index[w] < 0)
 		{
@@ -372,26 +419,13 @@ order_relations(Program *p)
 	int			n = p->nrelations;
 	Tarjan		t = {.p = p};
 
-	t.edges = palloc0(n * sizeof(int *));
-	t.nedges = palloc0(n * sizeof(int));
-	t.index = palloc(n * sizeof(int));
-	t.low = palloc(n * sizeof(int));
-	t.on_stack = palloc0(n * sizeof(bool));
-	t.stack = palloc(n * sizeof(int));
-	t.component = palloc(n * sizeof(int));
+	t.index = palloc_extended(n * sizeof(int), MCXT_ALLOC_HUGE);
+	t.low = palloc_extended(n * sizeof(int), MCXT_ALLOC_HUGE);
+	t.on_stack = palloc_extended(n * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	t.stack = palloc_extended(n * sizeof(int), MCXT_ALLOC_HUGE);
+	t.component = palloc_extended(n * sizeof(int), MCXT_ALLOC_HUGE);
 	for (int i = 0; i < n; i++)
-	{
 		t.index[i] = -1;
-		t.edges[i] = palloc(Max(1, p->nrules) * sizeof(int));
-	}
-	for (int r = 0; r < p->nrules; r++)
-		for (int i = 0; i < p->rules[r].nbody; i++)
-		{
-			int			from = p->rules[r].body[i].relation;
-
-			if (from >= 0)
-				t.edges[from][t.nedges[from]++] = p->rules[r].relation;
-		}
 	for (int i = 0; i < n; i++)
 		if (t.index[i] < 0)
 			tarjan_visit(&t, i);
@@ -399,6 +433,11 @@ order_relations(Program *p)
 	for (int i = 0; i < n; i++)
 		p->relations[i].component = t.ncomponents - 1 - t.component[i];
 	p->ncomponents = t.ncomponents;
+	pfree(t.index);
+	pfree(t.low);
+	pfree(t.on_stack);
+	pfree(t.stack);
+	pfree(t.component);
 }
 
 /* Recursion through negation: a negative literal within its head's component. */
@@ -409,6 +448,7 @@ check_stratified(const Program *p)
 	{
 		const Rule *rule = &p->rules[r];
 
+		CHECK_FOR_INTERRUPTS();
 		for (int i = 0; i < rule->nbody; i++)
 		{
 			const Literal *l = &rule->body[i];
@@ -423,36 +463,34 @@ check_stratified(const Program *p)
 	}
 }
 
-/*
- * depends[r]: relation r depends on relation target (through any path).
- * Relations are visited in component order, so one pass reaches a fixpoint
- * except within recursive components, which a second pass covers.
- */
-static bool *
-depends_on(const Program *p, int target)
+/* A worklist over the edges file_rules made: each relation is queued once, each use followed once. */
+bool *
+program_depends_on(const Program *p, int target)
 {
-	bool	   *depends = palloc0(p->nrelations * sizeof(bool));
-	bool		changed = true;
+	bool	   *depends = palloc0(Max(1, p->nrelations) * sizeof(bool));
+	int		   *queue = palloc_extended(Max(1, p->nrelations) * sizeof(int), MCXT_ALLOC_HUGE);
+	int			head = 0,
+				tail = 0;
 
 	depends[target] = true;
-	while (changed)
+	queue[tail++] = target;
+	while (head < tail)
 	{
-		changed = false;
-		for (int r = 0; r < p->nrules; r++)
-		{
-			const Rule *rule = &p->rules[r];
+		int			v = queue[head++];
 
-			if (depends[rule->relation])
-				continue;
-			for (int i = 0; i < rule->nbody; i++)
-				if (rule->body[i].relation >= 0 && depends[rule->body[i].relation])
-				{
-					depends[rule->relation] = true;
-					changed = true;
-					break;
-				}
+		CHECK_FOR_INTERRUPTS();
+		for (int u = p->user_start[v]; u < p->user_start[v + 1]; u++)
+		{
+			int			w = p->rules[p->user_rules[u]].relation;
+
+			if (!depends[w])
+			{
+				depends[w] = true;
+				queue[tail++] = w;
+			}
 		}
 	}
+	pfree(queue);
 	return depends;
 }
 
@@ -462,12 +500,10 @@ refuse_dependency(const Program *p, int r, const bool *bad, const char *what)
 {
 	if (!bad[r])
 		return;
-	for (int i = 0; i < p->nrules; i++)
+	for (int i = 0; i < p->relations[r].nrules; i++)
 	{
-		const Rule *rule = &p->rules[i];
+		const Rule *rule = &p->rules[p->relations[r].rules[i]];
 
-		if (rule->relation != r)
-			continue;
 		for (int j = 0; j < rule->nbody; j++)
 			if (rule->body[j].relation >= 0 && bad[rule->body[j].relation])
 				rule_error(p, rule->sentence, "%s must not depend on %s", relation_name(p, r), what);
@@ -477,8 +513,8 @@ refuse_dependency(const Program *p, int r, const bool *bad, const char *what)
 static void
 check_gdl_restrictions(Program *p)
 {
-	bool	   *on_does = depends_on(p, p->rel_does);
-	bool	   *on_true = depends_on(p, p->rel_true);
+	bool	   *on_does = program_depends_on(p, p->rel_does);
+	bool	   *on_true = program_depends_on(p, p->rel_true);
 	bool	   *on_state = palloc(Max(1, p->nrelations) * sizeof(bool));
 
 	for (int i = 0; i < p->nrelations; i++)
@@ -491,9 +527,13 @@ check_gdl_restrictions(Program *p)
 	refuse_dependency(p, p->rel_terminal, on_does, "does");
 	refuse_dependency(p, p->rel_init, on_state, "true or does");
 	refuse_dependency(p, p->rel_role, on_state, "true or does");
-	for (int i = 0; i < p->nrules; i++)
-		if (p->rules[i].relation == p->rel_role && p->rules[i].nbody > 0)
-			rule_error(p, p->rules[i].sentence, "roles must be facts \"(role name)\"");
+	for (int i = 0; i < p->relations[p->rel_role].nrules; i++)
+	{
+		const Rule *rule = &p->rules[p->relations[p->rel_role].rules[i]];
+
+		if (rule->nbody > 0)
+			rule_error(p, rule->sentence, "roles must be facts \"(role name)\"");
+	}
 	if (p->relations[p->rel_role].nrules == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
@@ -504,6 +544,52 @@ check_gdl_restrictions(Program *p)
 				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
 				 errmsg("game \"%s\" has no initial state", p->game),
 				 errhint("A GDL description gives the facts of its first state with \"(init fact)\".")));
+}
+
+/*
+ * Files the rules by relation in two arrays counted first (a list per
+ * relation grown rule by rule would copy a relation of n facts n/16 times):
+ * each relation's rules (Relation.rules points into one array) and the
+ * rules whose body uses it (user_start, user_rules), the edges that
+ * order_relations and program_depends_on follow.
+ */
+static void
+file_rules(Program *p)
+{
+	int		   *heads = palloc_extended(Max(1, p->nrules) * sizeof(int), MCXT_ALLOC_HUGE);
+	int		   *fill = palloc_extended((p->nrelations + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int			nuses = 0;
+
+	p->user_start = palloc_extended((p->nrelations + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int r = 0; r < p->nrules; r++)
+	{
+		p->relations[p->rules[r].relation].nrules++;
+		for (int i = 0; i < p->rules[r].nbody; i++)
+			if (p->rules[r].body[i].relation >= 0)
+			{
+				p->user_start[p->rules[r].body[i].relation + 1]++;
+				nuses++;
+			}
+	}
+	for (int k = 0; k < p->nrelations; k++)
+	{
+		p->relations[k].rules = heads + fill[k];
+		fill[k + 1] = fill[k] + p->relations[k].nrules;
+		p->relations[k].nrules = 0;
+		p->user_start[k + 1] += p->user_start[k];
+	}
+	p->user_rules = palloc_extended(Max(1, nuses) * sizeof(int), MCXT_ALLOC_HUGE);
+	memcpy(fill, p->user_start, (p->nrelations + 1) * sizeof(int));
+	for (int r = 0; r < p->nrules; r++)
+	{
+		Relation   *rel = &p->relations[p->rules[r].relation];
+
+		rel->rules[rel->nrules++] = r;
+		for (int i = 0; i < p->rules[r].nbody; i++)
+			if (p->rules[r].body[i].relation >= 0)
+				p->user_rules[fill[p->rules[r].body[i].relation]++] = r;
+	}
+	pfree(fill);
 }
 
 /* A term (name ?0 ... ?arity-1): stands for its relation. */
@@ -552,14 +638,10 @@ program_build(const char *game, const char *text)
 	p->rel_goal = program_relation(p, p->kw.goal, 2);
 	p->rel_terminal = program_relation(p, p->kw.terminal, 0);
 
+	file_rules(p);
 	for (int r = 0; r < p->nrules; r++)
 	{
-		Relation   *rel = &p->relations[p->rules[r].relation];
-
-		if (rel->nrules % 16 == 0)
-			rel->rules = rel->rules == NULL ? palloc(16 * sizeof(int)) :
-				repalloc(rel->rules, (rel->nrules + 16) * sizeof(int));
-		rel->rules[rel->nrules++] = r;
+		CHECK_FOR_INTERRUPTS();
 		check_safety(p, &p->rules[r]);
 	}
 	order_relations(p);

@@ -63,7 +63,7 @@ typedef struct Relation
 	int			arity;
 	bool		dynamic;		/* depends on true or does */
 	int			component;		/* strongly connected component, in evaluation order */
-	int		   *rules;			/* indexes of the rules whose head it is */
+	int		   *rules;			/* indexes of the rules whose head it is (into one array) */
 	int			nrules;
 } Relation;
 
@@ -99,9 +99,17 @@ typedef struct Program
 	int			nsentences;
 	Rule	   *rules;
 	int			nrules;
+	int			rule_room;
 	Relation   *relations;
 	int			nrelations;
+	int			relation_room;
+	/* open addressing over (name, arity): relation index, or -1 */
+	int32	   *relation_slots;
+	int			nrelation_slots;	/* a power of two, at least twice nrelations */
 	int			ncomponents;
+	/* per relation r, user_rules[user_start[r] .. user_start[r + 1]): the rules whose body uses it */
+	int		   *user_start;
+	int		   *user_rules;
 	/* the relations GDL gives a meaning (present even when no rule names them) */
 	int			rel_role,
 				rel_init,
@@ -118,6 +126,12 @@ extern Program *program_build(const char *game, const char *text);
 
 /* The relation of a name and arity, or -1. */
 extern int	program_relation(const Program *p, SymbolId name, int arity);
+
+/*
+ * depends[r]: relation r depends on relation target through the rules, by
+ * any path (an array of nrelations flags, palloc'd).
+ */
+extern bool *program_depends_on(const Program *p, int target);
 
 /* The text of a sentence on one line, cut when long, for messages. */
 extern char *program_rule_text(const Program *p, int sentence);

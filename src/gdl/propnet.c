@@ -179,6 +179,7 @@ close_cone(const Propnet *net, const Builder *b, bool *cone)
 		int32		step = b->order[s];
 		bool		marked = false;
 
+		CHECK_FOR_INTERRUPTS();
 		if (step >= 0)
 			marked = cone[step];
 		else
@@ -280,6 +281,7 @@ file_triggered_rules(Propnet *net, const bool *uses_input)
 	net->trigger_head = palloc(Max(1, ntriggered) * sizeof(int32));
 	for (int v = 0; v < net->nnodes; v++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		rule_start[v] = nrules;
 		/* the node's own rules, then its triggered ones */
 		for (int pass = 0; pass < 2; pass++)
@@ -490,6 +492,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	net->literals = palloc_extended(Max(1, g->nliterals) * sizeof(int32), MCXT_ALLOC_HUGE);
 	for (int v = 0; v < net->nnodes; v++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		net->rule_start[v] = nrules;
 		for (int r = b.first_rule[v]; r >= 0; r = b.next_rule[r])
 		{
@@ -544,6 +547,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 		NetGoal    *goal;
 		int32		value;
 
+		CHECK_FOR_INTERRUPTS();
 		if (n->kind != TERM_FUNCTION || n->name != p->kw.goal || n->nargs != 2)
 			continue;
 		goal = &net->goals[net->ngoals];
@@ -576,6 +580,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 		int			last = step >= 0 ? 1 : net->group_start[-step];
 		bool		any = false;
 
+		CHECK_FOR_INTERRUPTS();
 		for (int k = first; k < last; k++)
 		{
 			int			node = step >= 0 ? step : net->group_nodes[k];

@@ -373,7 +373,6 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 {
 	Prover	   *pv = palloc0(sizeof(Prover));
 	Program    *p = g->program;
-	bool		changed = true;
 
 	pv->g = g;
 	pv->memory_limit = g->memory_limit;
@@ -397,22 +396,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	memcpy(pv->roles, roles, net->nroles * sizeof(TermId));
 
 	/* relations whose answers change with the move */
-	pv->uses_does = palloc0(p->nrelations * sizeof(bool));
-	pv->uses_does[p->rel_does] = true;
-	while (changed)
-	{
-		changed = false;
-		for (int r = 0; r < p->nrules; r++)
-		{
-			const Rule *rule = &p->rules[r];
-
-			if (pv->uses_does[rule->relation])
-				continue;
-			for (int i = 0; i < rule->nbody; i++)
-				if (rule->body[i].relation >= 0 && pv->uses_does[rule->body[i].relation])
-					pv->uses_does[rule->relation] = changed = true;
-		}
-	}
+	pv->uses_does = program_depends_on(p, p->rel_does);
 
 	pv->base_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
 	pv->next_atom = palloc(Max(1, net->nbase) * sizeof(TermId));

@@ -232,6 +232,21 @@ add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 	return t;
 }
 
+Size
+term_store_growth(const TermStore *ts)
+{
+	Size		more = 0;
+
+	if (ts->nterms == ts->term_room)
+		more += (Size) ts->term_room * (sizeof(TermNode) + sizeof(int32));
+	/* a term of up to PG_UINT16_MAX arguments; most have a few */
+	if (ts->nargpool + PG_UINT16_MAX > ts->argpool_room)
+		more += (Size) ts->argpool_room * sizeof(TermId);
+	if (2 * (ts->nterms + 1) > ts->nterm_buckets)
+		more += (Size) 2 * ts->nterm_buckets * sizeof(int32);
+	return more;
+}
+
 TermId
 term_symbol(TermStore *ts, SymbolId sym)
 {
@@ -286,6 +301,7 @@ term_mark_variables(const TermStore *ts, TermId t, bool *seen)
 {
 	const TermNode *n = term_node(ts, t);
 
+	check_stack_depth();
 	if (n->ground)
 		return;
 	if (n->kind == TERM_VARIABLE)
@@ -303,6 +319,7 @@ term_unbound_variable(const TermStore *ts, TermId t, const bool *bound)
 {
 	const TermNode *n = term_node(ts, t);
 
+	check_stack_depth();
 	if (n->ground)
 		return -1;
 	if (n->kind == TERM_VARIABLE)
@@ -345,6 +362,7 @@ term_compare(const TermStore *ts, TermId a, TermId b)
 
 	if (a == b)
 		return 0;
+	check_stack_depth();
 	if (na->kind != nb->kind)
 		return na->kind < nb->kind ? -1 : 1;
 	if (na->kind == TERM_VARIABLE)
@@ -368,6 +386,7 @@ term_append_text(const TermStore *ts, TermId t, StringInfo out)
 {
 	const TermNode *n = term_node(ts, t);
 
+	check_stack_depth();
 	switch (n->kind)
 	{
 		case TERM_SYMBOL:

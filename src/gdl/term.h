@@ -75,6 +75,9 @@ extern TermId term_function(TermStore *ts, SymbolId name, int nargs, const TermI
 extern TermId term_function_lookup(const TermStore *ts, SymbolId name, int nargs,
 								   const TermId *args);
 
+/* At most how many bytes adding a term to ts allocates (its arrays grow by doubling). */
+extern Size term_store_growth(const TermStore *ts);
+
 /* Copies term t of store from into store to; returns its id there. */
 extern TermId term_copy(TermStore *to, const TermStore *from, TermId t);
 
