@@ -54,8 +54,10 @@ SELECT pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_long'
 RESET statement_timeout;
 SELECT is(:'long_load'::text, '57014: canceling statement due to statement timeout',
           'a long load is canceled by statement_timeout (57014)');
-SELECT cmp_ok(clock_timestamp() - :'started'::timestamptz, '<', interval '2 s',
-              'within a second of the timeout');
+-- (before the fix the cancel came at 3.9 s; now about 1.1 s: the bound
+-- leaves room for a loaded machine)
+SELECT cmp_ok(clock_timestamp() - :'started'::timestamptz, '<', interval '3 s',
+              'within two seconds of the timeout');
 
 -- An initial state of 1,024 facts (the most a state may have) loads and
 -- plays; one more is refused at load, not at every call afterwards.  The
