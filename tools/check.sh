@@ -94,6 +94,9 @@ tap_script readme bash tools/readme_check.sh
 gt_log "the command-line client"
 tap_script client bash tools/client_check.sh
 
+gt_log "two roles at once: games loaded, unloaded and reloaded while trees of them grow"
+tap_script concurrency bash tools/concurrency_check.sh
+
 # Last: it restarts the private cluster (ending every session on it).
 gt_log "a game loaded from GDL outlives a restart of the server"
 tap_script gdl_restart bash tools/gdl_restart_check.sh

@@ -280,8 +280,13 @@ gametree_drop_tree(PG_FUNCTION_ARGS)
 				 errmsg("must be the owner of tree \"%s\" to drop it", tree->qualified),
 				 errdetail("Its tables are gone; its catalog row belongs to %s.",
 						   quote_identifier(tree->owner))));
+	/*
+	 * DROP TABLE locks the tables in the order named: that of
+	 * tree_hold_tables, so that a drop never holds the graph while a call
+	 * that holds the states waits for it (a deadlock).
+	 */
 	if (found > 0)
-		spi_run(psprintf("DROP TABLE IF EXISTS %s, %s, %s", tree->graph, tree->moves, tree->states),
+		spi_run(psprintf("DROP TABLE IF EXISTS %s, %s, %s", tree->states, tree->moves, tree->graph),
 				0, NULL, NULL, SPI_OK_UTILITY);
 	catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 				(Oid[]) {NAMEOID, TEXTOID},

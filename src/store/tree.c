@@ -388,11 +388,24 @@ tree_open(text *name, TreeAccess access)
 	return tree;
 }
 
+/*
+ * Opens the tables tree_open found, in the order of tree_tables (states,
+ * moves, graph), which drop_tree locks them in too: a drop and a call that
+ * holds the states table then wait for each other in one order, never in a
+ * cycle.  tree_open looked them up without a lock, so a drop committed
+ * while this waited for the lock leaves no table behind the OID.
+ */
 void
 tree_hold_tables(Tree *tree)
 {
 	for (int i = 0; i < lengthof(tree->held); i++)
-		tree->held[i] = relation_open(tree->relids[i], AccessShareLock);
+	{
+		tree->held[i] = try_relation_open(tree->relids[i], AccessShareLock);
+		if (tree->held[i] == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
+	}
 }
 
 void
