@@ -20,8 +20,35 @@ int			gt_work_memory = 1024 * 1024;
 int			gt_search_memory = 64 * 1024;
 int			gt_search_store_states = 100;
 int			gt_gdl_memory = 1024 * 1024;
+int			gt_max_memory = 1024 * 1024;
+
+static const struct
+{
+	const char *name;
+	const int  *kb;
+}			memory_settings[] = {
+	[GT_SEARCH_MEMORY] = {"gametree.search_memory", &gt_search_memory},
+	[GT_WORK_MEMORY] = {"gametree.work_memory", &gt_work_memory},
+	[GT_GDL_MEMORY] = {"gametree.gdl_memory", &gt_gdl_memory},
+};
 
 void		_PG_init(void);
+
+Size
+gt_memory_limit(GtMemorySetting setting)
+{
+	int			kb = *memory_settings[setting].kb;
+
+	if (kb > gt_max_memory)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("%s (%d kB) is above gametree.max_memory (%d kB)",
+						memory_settings[setting].name, kb, gt_max_memory),
+				 errhint("Lower %s to at most %d kB; an administrator sets gametree.max_memory, "
+						 "in postgresql.conf or per role with ALTER ROLE ... SET.",
+						 memory_settings[setting].name, gt_max_memory)));
+	return (Size) kb * 1024;
+}
 
 void
 _PG_init(void)
@@ -46,7 +73,7 @@ _PG_init(void)
 							&gt_propagate_interval, 300000, 0, 24 * 3600 * 1000,
 							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 	DefineCustomIntVariable("gametree.work_memory",
-							"Most memory a batch of grow or a propagation may hold.",
+							"Most memory a batch of grow or a propagation may hold; at most gametree.max_memory.",
 							"Propagation holds every state and edge of the tree, about 100 bytes "
 							"each for two-player games; a batch of grow, the states it expands.",
 							&gt_work_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
@@ -55,8 +82,9 @@ _PG_init(void)
 							"Memory of one bestmove or analyse: alpha-beta's transposition table, "
 							"Monte Carlo search's tree.",
 							"Each table entry of 32 bytes holds what search found of one position; the "
-							"table is rounded down to a power of two entries and kept by the backend.  "
-							"Monte Carlo search stops adding nodes when its tree fills this much.",
+							"table starts at 1 MB and doubles as it fills, within this.  Monte Carlo "
+							"search stops adding nodes when its tree fills this much.  A search gives "
+							"it all back when it ends; at most gametree.max_memory.",
 							&gt_search_memory, 64 * 1024, 64, 16 * 1024 * 1024,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("gametree.search_store_states",
@@ -67,11 +95,18 @@ _PG_init(void)
 							&gt_search_store_states, 100, 1, 1000000,
 							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gametree.gdl_memory",
-							"Most memory compiling one GDL game may use.",
+							"Most memory compiling one GDL game may use; at most gametree.max_memory.",
 							"An eighth of it bounds the grounding of a game's network; a game whose "
 							"network needs more is evaluated by the prover, whose queries of one state "
 							"this also bounds.",
 							&gt_gdl_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.max_memory",
+							"Most memory any of gametree.search_memory, work_memory and gdl_memory "
+							"may give a call.",
+							"Only a superuser sets it (postgresql.conf, ALTER ROLE ... SET, or SET): "
+							"a call whose setting is above it fails at its start.",
+							&gt_max_memory, 1024 * 1024, 1024, MAX_KILOBYTES,
+							PGC_SUSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gametree");
 }

@@ -143,7 +143,7 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *
 		entry->kif = pstrdup(kif);
 		entry->cxt = cxt;
 		MemoryContextSetIdentifier(cxt, entry->name);
-		entry->game = gdl_compile(entry->name, entry->kif, engine, (Size) gt_gdl_memory * 1024, stats);
+		entry->game = gdl_compile(entry->name, entry->kif, engine, gt_memory_limit(GT_GDL_MEMORY), stats);
 		entry->engine = engine;
 	}
 	PG_CATCH();
