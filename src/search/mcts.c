@@ -758,7 +758,10 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 		order[c] = c;
 	qsort_arg(order, r->nchildren, sizeof(int32), compare_rank, rank);
 	for (int c = 0; c < r->nchildren; c++)
+	{
 		describe_root_move(m, r->first_child + order[c], &result->moves[c]);
+		CHECK_FOR_INTERRUPTS();
+	}
 	MemoryContextSwitchTo(caller);
 	return t;
 }
