@@ -1272,9 +1272,13 @@ BEGIN
         RAISE NOTICE 'BEGIN;';
     END IF;
     BEGIN
-        IF random() < 0.06 THEN                  -- settings within reach of any role
+        IF random() < 0.06 THEN                  -- settings within reach of any role, and the ceiling of the memory ones (a superuser's)
             stmt := fuzz.pick(ARRAY[
-                format('SELECT set_config(%L, %L, true)', 'gametree.work_memory', fuzz.pick(ARRAY['1MB', '2MB', '64MB', '1023kB', 'x'])),
+                format('SELECT set_config(%L, %L, true)', 'gametree.work_memory', fuzz.pick(ARRAY['1MB', '2MB', '64MB', '1023kB', '2GB', 'x'])),
+                -- above gametree.max_memory (1 GB) a call refuses to start (53400); 64kB: the least
+                format('SELECT set_config(%L, %L, true)', 'gametree.search_memory', fuzz.pick(ARRAY['64kB', '1MB', '2GB', '16GB', '63kB'])),
+                format('SELECT set_config(%L, %L, true)', 'gametree.gdl_memory', fuzz.pick(ARRAY['1MB', '2GB'])),
+                format('SELECT set_config(%L, %L, true)', 'gametree.max_memory', fuzz.pick(ARRAY['1MB', '64MB', '4GB'])),
                 format('SELECT set_config(%L, %L, true)', 'gametree.grow_batch_size', fuzz.pick(ARRAY['1', '2', '1000000', '0'])),
                 format('SELECT set_config(%L, %L, true)', 'gametree.progress_interval', fuzz.pick(ARRAY['10ms', '1h', '9ms'])),
                 format('SELECT set_config(%L, %L, true)', 'gametree.propagate_interval', fuzz.pick(ARRAY['0', '1ms', '1h'])),

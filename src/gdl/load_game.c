@@ -260,7 +260,7 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *
 		entry->cxt = cxt;
 		MemoryContextSetIdentifier(cxt, entry->name);
 		sha256_of(kif, entry->digest);
-		entry->game = gdl_compile(entry->name, kif, engine, (Size) gt_gdl_memory * 1024, stats);
+		entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(GT_GDL_MEMORY), stats);
 		entry->engine = engine;
 	}
 	PG_CATCH();

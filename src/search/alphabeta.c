@@ -26,6 +26,7 @@
 #include "miscadmin.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 #define SCORE_INF 1000000
@@ -48,6 +49,7 @@ typedef struct Search
 {
 	const Game *game;
 	const SearchLimits *limits;
+	TTable	   *tt;
 	GameState  *states[SEARCH_MAX_PLY + 1];
 	GameMove   *moves[SEARCH_MAX_PLY];
 	int32	   *order[SEARCH_MAX_PLY];
@@ -308,7 +310,7 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 		return quiesce(s, ply, n, alpha, beta, role, solved);
 
 	key = gt_state_hash(game, state);
-	entry = tt_probe(key);
+	entry = tt_probe(s->tt, key);
 	if (entry != NULL)
 	{
 		int32		score = score_from_tt(entry->score, ply);
@@ -373,7 +375,7 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 	}
 	/* A proven win needs no look at the other moves: they can only be better. */
 	*solved = all_solved || (best_solved && best > WIN_BAND);
-	tt_store(key, best_move, score_to_tt(best, ply), depth,
+	tt_store(s->tt, key, best_move, score_to_tt(best, ply), depth,
 			 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, *solved);
 	return best;
 }
@@ -401,7 +403,7 @@ non_losing_replies(Search *s, const GameState *state, int role)
 			game->goals(game, after, goals);
 			loses = goals[role] == GT_GOAL_MIN;
 		}
-		else if ((entry = tt_probe(gt_state_hash(game, after))) != NULL && entry->solved)
+		else if ((entry = tt_probe(s->tt, gt_state_hash(game, after))) != NULL && entry->solved)
 		{
 			bool		same = mover_of(s, after, 1 - role) == role;
 			int32		score = same ? entry->score : -entry->score;
@@ -466,7 +468,7 @@ extend_pv(Search *s, RootMove *rm)
 	}
 	while (rm->pv_length < SEARCH_MAX_PLY)
 	{
-		const TTEntry *entry = tt_probe(gt_state_hash(game, at));
+		const TTEntry *entry = tt_probe(s->tt, gt_state_hash(game, at));
 		int			n;
 		bool		legal = false;
 
@@ -511,7 +513,7 @@ solve_root_moves(Search *s, const RootMove *moves, int n, int role)
 		child_role = mover_of(s, child, 1 - role);
 		/* For the child's mover, at the ply from the root the search counts. */
 		score = goals_score(goals, child_role, 1 + plies);
-		tt_store(gt_state_hash(game, child), GT_NO_MOVE, score_to_tt(score, 1), SEARCH_MAX_PLY,
+		tt_store(s->tt, gt_state_hash(game, child), GT_NO_MOVE, score_to_tt(score, 1), SEARCH_MAX_PLY,
 				 TT_EXACT, true);
 	}
 }
@@ -535,7 +537,12 @@ void
 search_alphabeta(const Game *game, const GameState *root, const SearchLimits *limits,
 				 SearchResult *result)
 {
-	Search	   *s = palloc0(sizeof(Search));
+	MemoryContext caller = CurrentMemoryContext;
+
+	/* Everything of the search but its result, within limits->memory, freed at its end. */
+	MemoryContext cxt = AllocSetContextCreate(caller, "gametree alpha-beta search",
+											  ALLOCSET_DEFAULT_SIZES);
+	Search	   *s = MemoryContextAllocZero(cxt, sizeof(Search));
 	int			role = game->control(game, root);
 	RootMove   *moves;
 	int			n;
@@ -543,6 +550,7 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		SEARCH_MAX_PLY - 1;
 
 	Assert(role != GT_NO_ROLE && game->nroles == 2);
+	MemoryContextSwitchTo(cxt);
 	s->game = game;
 	s->limits = limits;
 	for (int p = 0; p < SEARCH_MAX_PLY; p++)
@@ -555,11 +563,11 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		s->order[p] = palloc(game->max_moves * sizeof(int32));
 	}
 	gt_state_copy(s->states[0], root);
-	tt_new_search();
+	s->tt = tt_create(cxt, limits->memory);
 
 	n = game->legal(game, root, s->moves[0]);
 	Assert(n > 0);
-	moves = palloc0(n * sizeof(RootMove));
+	moves = MemoryContextAllocZero(caller, n * sizeof(RootMove));
 	order_moves(s, 0, n, GT_NO_MOVE);
 	for (int i = 0; i < n; i++)
 	{
@@ -660,4 +668,6 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		moves[j] = m;
 	}
 	result->nodes = s->nodes;
+	MemoryContextSwitchTo(caller);
+	MemoryContextDelete(cxt);
 }

@@ -5,6 +5,7 @@
  */
 #include "postgres.h"
 
+#include "core/settings.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "search/mcts.h"
@@ -97,6 +98,7 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 				 errhint("gametree.goal(game, state) gives the result.")));
 	method = method_argument(fcinfo, game, state);
 
+	limits.memory = gt_memory_limit(GT_SEARCH_MEMORY);
 	limits.max_depth = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
 	limits.exact_moves = exact_moves;
 	if (time_limit != NULL)
@@ -141,6 +143,8 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 		tree_search_end(ts, state, result, mcts);
 		SPI_finish();
 	}
+	if (mcts != NULL)
+		search_mcts_free(mcts);
 }
 
 PG_FUNCTION_INFO_V1(gametree_bestmove);

@@ -21,7 +21,6 @@
 #include <math.h>
 
 #include "common/pg_prng.h"
-#include "core/settings.h"
 #include "miscadmin.h"
 #include "search/mcts.h"
 #include "utils/memutils.h"
@@ -34,15 +33,30 @@
 /* Games without a heuristic: a playout this long counts as a draw. */
 #define PLAYOUT_MAX_PLIES 10000
 
+/*
+ * The search's arrays grow within memory: everything the search's context
+ * holds (the tree, the buffers below, the numbering of actions) and the
+ * result to come count; when an expansion does not fit, the tree stops
+ * growing and iterations play out from its leaves.  The root's expansion
+ * is the least a search needs: it is made even past the budget, and then
+ * the tree grows no further.
+ */
 typedef struct Mcts
 {
 	const Game *game;
 	const SearchLimits *limits;
 	MctsTree   *tree;
+	MemoryContext json_cxt;		/* one joint move's JSON, reset after each */
+	Size		memory;			/* limits->memory; unbounded while the root expands */
+	Size		node_bytes;		/* of one node in the tree's arrays */
+	Size		result_bytes;	/* what the result will take, held back from the budget */
+	bool		full;			/* an expansion did not fit: the tree grows no more */
 	int32		capacity;		/* nodes the arrays have room for */
-	int32		max_nodes;		/* within gametree.search_memory */
 	int32		nactions,
 				max_actions;
+	uint64	   *action_keys;	/* per role, action_slots: the actions' keys (number_actions) */
+	int32	   *action_first;	/* per role, action_slots: the base plus the first child */
+	int32		action_slots;	/* a power of two, at least twice game->max_moves */
 	GameMove   *legal;
 	Value	   *values;			/* room for max_moves */
 	GameState  *state;
@@ -52,22 +66,52 @@ typedef struct Mcts
 	pg_prng_state prng;
 } Mcts;
 
+/*
+ * The capacity, at least need, that an array of elements of elem_bytes
+ * (now of capacity) grows to, doubling while the search's memory allows
+ * (extra bytes more are about to be taken too); -1 when need does not fit.
+ */
+static int64
+grown_capacity(const Mcts *m, int64 capacity, int64 need, Size elem_bytes, Size extra)
+{
+	Size		held = MemoryContextMemAllocated(m->tree->cxt, true) + m->result_bytes + extra;
+	int64		most;
+
+	if (held >= m->memory)
+		return -1;
+	most = Min(capacity + (int64) ((m->memory - held) / elem_bytes), PG_INT32_MAX / 2);
+	if (need > most)
+		return -1;
+	return Min(Max(capacity * 2, need), most);
+}
+
+/* Room in the node arrays for n more nodes; false if the memory does not hold them. */
+static bool
+reserve_nodes(Mcts *m, int32 n)
+{
+	MctsTree   *t = m->tree;
+	int64		capacity;
+
+	if ((int64) t->nnodes + n <= m->capacity)
+		return true;
+	capacity = grown_capacity(m, m->capacity, (int64) t->nnodes + n, m->node_bytes, 0);
+	if (capacity < 0)
+		return false;
+	t->nodes = repalloc_huge(t->nodes, (Size) capacity * sizeof(MctsNode));
+	t->total = repalloc_huge(t->total, (Size) capacity * t->nroles * sizeof(double));
+	t->proven = repalloc_huge(t->proven, (Size) capacity * t->nroles * sizeof(double));
+	m->capacity = (int32) capacity;
+	return true;
+}
+
+/* Adds n nodes, for which reserve_nodes made room; the first's index. */
 static int32
 new_nodes(Mcts *m, int32 n)
 {
 	MctsTree   *t = m->tree;
 	int32		first = t->nnodes;
 
-	if (t->nnodes + n > m->capacity)
-	{
-		/* Doubling, but not past what gametree.search_memory allows. */
-		int32		capacity = Max(Min(m->capacity * 2, m->max_nodes), t->nnodes + n);
-
-		t->nodes = repalloc_huge(t->nodes, (Size) capacity * sizeof(MctsNode));
-		t->total = repalloc_huge(t->total, (Size) capacity * t->nroles * sizeof(double));
-		t->proven = repalloc_huge(t->proven, (Size) capacity * t->nroles * sizeof(double));
-		m->capacity = capacity;
-	}
+	Assert(first + n <= m->capacity);
 	for (int32 i = first; i < first + n; i++)
 	{
 		MctsNode   *node = &t->nodes[i];
@@ -90,8 +134,53 @@ set_proven(Mcts *m, int32 i, const double *goals)
 }
 
 /*
+ * Room for the action numbers of n children of a simultaneous node, and at
+ * the first such node for the tables that number them; false if the
+ * memory does not hold them.
+ */
+static bool
+reserve_actions(Mcts *m, int32 n)
+{
+	MctsTree   *t = m->tree;
+	int64		need = (int64) m->nactions + (int64) n * t->nroles;
+	Size		slots = 0;
+
+	if (m->action_keys == NULL)
+	{
+		m->action_slots = 1;
+		while (m->action_slots < 2 * m->game->max_moves)
+			m->action_slots *= 2;
+		slots = (Size) m->action_slots * t->nroles;
+	}
+	/* The first simultaneous node always grows the array: it is empty until then. */
+	if (need > m->max_actions)
+	{
+		int64		capacity = grown_capacity(m, m->max_actions, need, sizeof(int32),
+											  slots * (sizeof(uint64) + sizeof(int32)));
+
+		if (capacity < 0)
+			return false;
+		t->actions = t->actions == NULL ?
+			MemoryContextAllocExtended(t->cxt, (Size) capacity * sizeof(int32), MCXT_ALLOC_HUGE) :
+			repalloc_huge(t->actions, (Size) capacity * sizeof(int32));
+		m->max_actions = (int32) capacity;
+	}
+	if (slots > 0)
+	{
+		m->action_keys = MemoryContextAllocExtended(t->cxt, slots * sizeof(uint64), MCXT_ALLOC_HUGE);
+		m->action_first = MemoryContextAllocExtended(t->cxt, slots * sizeof(int32), MCXT_ALLOC_HUGE);
+		memset(m->action_first, -1, slots * sizeof(int32));
+	}
+	return true;
+}
+
+/*
  * Numbers each role's actions in the joint moves of a simultaneous node i
- * (children first .. first + n - 1), by the JSON the game writes for them.
+ * (children first .. first + n - 1), by the JSON the game writes for them:
+ * an action's number is the index of the first child with that action.
+ * One open-addressing table per role finds it; a slot whose first child
+ * is below this node's base (m->nactions, which only grows) is free, so
+ * the tables need no clearing between nodes.  reserve_actions made room.
  */
 static void
 number_actions(Mcts *m, int32 i, const GameState *state)
@@ -99,36 +188,38 @@ number_actions(Mcts *m, int32 i, const GameState *state)
 	MctsTree   *t = m->tree;
 	MctsNode   *node = &t->nodes[i];
 	int			nroles = t->nroles;
-	int			need = node->nchildren * nroles;
-	uint64	   *keys = palloc(need * sizeof(uint64));
+	int32		base = m->nactions;
+	uint32		mask = m->action_slots - 1;
 
-	if (m->nactions + need > m->max_actions)
-	{
-		m->max_actions = Max(m->max_actions * 2, m->nactions + need);
-		t->actions = t->actions == NULL ? palloc(m->max_actions * sizeof(int32)) :
-			repalloc_huge(t->actions, (Size) m->max_actions * sizeof(int32));
-	}
-	node->actions = m->nactions;
+	Assert(2 * node->nchildren <= m->action_slots);
+	node->actions = base;
 	for (int c = 0; c < node->nchildren; c++)
 	{
+		MemoryContext outer = MemoryContextSwitchTo(m->json_cxt);
 		Jsonb	   *joint = gt_encode_move(m->game, state, t->nodes[node->first_child + c].move);
 
 		for (int r = 0; r < nroles; r++)
 		{
-			JsonbValue *action = getIthJsonbValueFromContainer(&joint->root, r);
-			Jsonb	   *json = JsonbValueToJsonb(action);
+			Jsonb	   *json = JsonbValueToJsonb(getIthJsonbValueFromContainer(&joint->root, r));
 			uint64		key = gt_hash_bytes((const uint8 *) VARDATA(json), VARSIZE(json) - VARHDRSZ);
-			int			a = 0;
+			uint64	   *keys = &m->action_keys[(Size) r * m->action_slots];
+			int32	   *first = &m->action_first[(Size) r * m->action_slots];
+			uint32		slot = (uint32) key & mask;
 
-			/* The action's number: the first child with the same action's. */
-			while (a < c && keys[a * nroles + r] != key)
-				a++;
-			keys[c * nroles + r] = key;
-			t->actions[m->nactions + c * nroles + r] = a;
+			while (first[slot] >= base && keys[slot] != key)
+				slot = (slot + 1) & mask;
+			if (first[slot] < base)
+			{
+				keys[slot] = key;
+				first[slot] = base + c;
+			}
+			t->actions[base + c * nroles + r] = first[slot] - base;
 		}
+		MemoryContextSwitchTo(outer);
+		MemoryContextReset(m->json_cxt);
+		CHECK_FOR_INTERRUPTS();
 	}
-	m->nactions += need;
-	pfree(keys);
+	m->nactions += node->nchildren * nroles;
 }
 
 /* The children of node i as values for values.c: proven ones known, the others unknown. */
@@ -173,18 +264,22 @@ prove(Mcts *m, int32 i)
 
 /*
  * Adds the children of node i, whose state is m->state; an end of the game
- * among them is proven at once, so that a win in one move is seen.
+ * among them is proven at once, so that a win in one move is seen.  False,
+ * and the node left a leaf, when the search's memory does not hold them.
  */
-static void
+static bool
 expand(Mcts *m, int32 i)
 {
 	const Game *game = m->game;
 	MctsTree   *t = m->tree;
 	int			n = game->legal(game, m->state, m->legal);
+	bool		simultaneous = t->nodes[i].mover == GT_NO_ROLE;
 	int32		first;
 	bool		any_terminal = false;
 
 	Assert(n > 0);
+	if (!reserve_nodes(m, n) || (simultaneous && !reserve_actions(m, n)))
+		return false;
 	first = new_nodes(m, n);
 	t->nodes[i].first_child = first;
 	t->nodes[i].nchildren = n;
@@ -215,11 +310,13 @@ expand(Mcts *m, int32 i)
 		}
 		else
 			child->mover = gt_mover(game, m->scratch);
+		CHECK_FOR_INTERRUPTS();
 	}
-	if (t->nodes[i].mover == GT_NO_ROLE)
+	if (simultaneous)
 		number_actions(m, i, m->state);
 	if (any_terminal)
 		prove(m, i);
+	return true;
 }
 
 static double
@@ -416,10 +513,13 @@ iterate(Mcts *m, const GameState *root)
 		if (t->nodes[i].first_child < 0)
 		{
 			/* A leaf: expand it on its second visit (the root at once), while memory lasts. */
-			if ((t->nodes[i].visits == 0 && i != 0) ||
-				t->nnodes + game->max_moves > m->max_nodes)
+			if ((t->nodes[i].visits == 0 && i != 0) || m->full)
 				break;
-			expand(m, i);
+			if (!expand(m, i))
+			{
+				m->full = true;
+				break;
+			}
 			if (t->nodes[i].proven)
 				break;
 		}
@@ -567,33 +667,50 @@ describe_root_move(Mcts *m, int32 child, RootMove *rm)
 	rm->depth = rm->pv_length;
 }
 
+/* Root children by rank, best first; equal ranks in the game's move order. */
+static int
+compare_rank(const void *a, const void *b, void *arg)
+{
+	const double *rank = arg;
+	int32		x = *(const int32 *) a;
+	int32		y = *(const int32 *) b;
+
+	if (rank[x] != rank[y])
+		return rank[x] > rank[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 MctsTree *
 search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 			SearchResult *result)
 {
-	Mcts	   *m = palloc0(sizeof(Mcts));
-	MctsTree   *t = palloc0(sizeof(MctsTree));
-	Size		node_bytes = sizeof(MctsNode) + 2 * game->nroles * sizeof(double);
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext cxt = AllocSetContextCreate(caller, "gametree Monte Carlo search",
+											  ALLOCSET_DEFAULT_SIZES);
+	Mcts	   *m = MemoryContextAllocZero(cxt, sizeof(Mcts));
+	MctsTree   *t = MemoryContextAllocZero(cxt, sizeof(MctsTree));
 	int64		rounds = 0;
 	int			mover;
 	int32	   *order;
 	double	   *rank;
 	const MctsNode *r;
 
+	MemoryContextSwitchTo(cxt);
 	m->game = game;
 	m->limits = limits;
 	m->tree = t;
+	t->cxt = cxt;
 	t->game = game;
 	t->nroles = game->nroles;
-	m->max_nodes = (int32) Min((int64) gt_search_memory * 1024 / node_bytes, PG_INT32_MAX / 2);
-	m->max_nodes = Max(m->max_nodes, 1 + game->max_moves);
-	m->capacity = Min(m->max_nodes, 4096);
+	m->json_cxt = AllocSetContextCreate(cxt, "gametree Monte Carlo JSON", ALLOCSET_SMALL_SIZES);
+	m->node_bytes = sizeof(MctsNode) + 2 * game->nroles * sizeof(double);
+	m->capacity = 64;
 	t->nodes = palloc_extended((Size) m->capacity * sizeof(MctsNode), MCXT_ALLOC_HUGE);
 	t->total = palloc_extended((Size) m->capacity * t->nroles * sizeof(double), MCXT_ALLOC_HUGE);
 	t->proven = palloc_extended((Size) m->capacity * t->nroles * sizeof(double), MCXT_ALLOC_HUGE);
 	/* Two moves lists: expand() tests each child for the end of the game with the second. */
-	m->legal = palloc(2 * game->max_moves * sizeof(GameMove));
-	m->values = palloc(game->max_moves * sizeof(Value));
+	m->legal = palloc_extended(2 * (Size) game->max_moves * sizeof(GameMove), MCXT_ALLOC_HUGE);
+	m->values = palloc_extended((Size) game->max_moves * sizeof(Value), MCXT_ALLOC_HUGE);
 	m->state = gt_state_alloc(game);
 	m->scratch = gt_state_alloc(game);
 	m->max_path = 64;
@@ -604,7 +721,11 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 	(void) new_nodes(m, 1);
 	gt_state_copy(m->state, root);
 	t->nodes[0].mover = game->control(game, root);
-	expand(m, 0);
+	/* Unbounded, the root's expansion cannot fail. */
+	m->memory = SIZE_MAX;
+	(void) expand(m, 0);
+	m->memory = limits->memory;
+	m->result_bytes = (Size) t->nodes[0].nchildren * (sizeof(RootMove) + sizeof(int32) + sizeof(double));
 	take_prior(m);
 	result->nodes = 0;
 	for (;;)
@@ -624,7 +745,7 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 	r = &t->nodes[0];
 	mover = r->mover;
 	result->nmoves = r->nchildren;
-	result->moves = palloc0(r->nchildren * sizeof(RootMove));
+	result->moves = MemoryContextAllocZero(caller, r->nchildren * sizeof(RootMove));
 	result->depth = (int) rounds;
 	order = palloc(r->nchildren * sizeof(int32));
 	rank = palloc(r->nchildren * sizeof(double));
@@ -633,17 +754,20 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 	else
 		for (int c = 0; c < r->nchildren; c++)
 			rank[c] = root_rank(t, r->first_child + c, mover, r->proven);
-	/* Insertion sort: equal ranks keep the game's move order. */
+	for (int c = 0; c < r->nchildren; c++)
+		order[c] = c;
+	qsort_arg(order, r->nchildren, sizeof(int32), compare_rank, rank);
 	for (int c = 0; c < r->nchildren; c++)
 	{
-		int			j = c;
-		double		key = rank[c];
-
-		for (; j > 0 && rank[order[j - 1] - r->first_child] < key; j--)
-			order[j] = order[j - 1];
-		order[j] = r->first_child + c;
+		describe_root_move(m, r->first_child + order[c], &result->moves[c]);
+		CHECK_FOR_INTERRUPTS();
 	}
-	for (int c = 0; c < r->nchildren; c++)
-		describe_root_move(m, order[c], &result->moves[c]);
+	MemoryContextSwitchTo(caller);
 	return t;
+}
+
+void
+search_mcts_free(MctsTree *tree)
+{
+	MemoryContextDelete(tree->cxt);
 }

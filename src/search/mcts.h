@@ -22,6 +22,7 @@ typedef struct MctsNode
 
 typedef struct MctsTree
 {
+	MemoryContext cxt;			/* the search's: holds the tree, search_mcts_free deletes it */
 	const Game *game;
 	int			nroles;
 	int32		nnodes;
@@ -38,10 +39,13 @@ typedef struct MctsTree
  * UCT with per-role goal vectors, decoupled at simultaneous-move states, and
  * proven values carried upward (MCTS-solver).  Runs until the deadline, or
  * for limits->max_depth rounds of MCTS_ROUND iterations, or until the root
- * is proven.  Returns the tree (palloc'd in the caller's context).
+ * is proven.  All it holds stays within limits->memory.  Returns the tree,
+ * in a child of the caller's context that search_mcts_free deletes; the
+ * result is in the caller's context.
  */
 #define MCTS_ROUND 1000
 extern MctsTree *search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 							 SearchResult *result);
+extern void search_mcts_free(MctsTree *tree);
 
 #endif

@@ -25,6 +25,7 @@ typedef struct SearchPrior
 typedef struct SearchLimits
 {
 	TimestampTz deadline;		/* 0: none */
+	Size		memory;			/* bytes the search may hold (gametree.search_memory) */
 	int			max_depth;		/* iterations of deepening; 0: until the deadline */
 	bool		exact_moves;	/* every root move's value exact (analyse), not only the best's */
 	int			nprior;			/* root moves a stored tree knows */

@@ -1,66 +1,110 @@
 /*
  * tt.c: the transposition table (tt.h).
+ *
+ * Direct-mapped: a key's entry is at key & mask.  The table starts at
+ * TT_START_BYTES and doubles when half of its entries are used, so that a
+ * short search touches little memory and a long one gets the budget.
+ * Doubling moves each entry to its own index or that plus the old size (the
+ * key's next bit), in place after a repalloc, which for large chunks is a
+ * realloc that need not copy; nothing is zero-filled up front.
  */
 #include "postgres.h"
 
-#include "core/settings.h"
+#include "miscadmin.h"
 #include "search/tt.h"
 #include "utils/memutils.h"
 
-static TTEntry *table;
-static uint64 table_mask;
-static Size table_bytes;
-static uint16 generation;
+#define TT_START_BYTES (1024 * 1024)
+/* The least table, even where the search's other arrays take its whole budget. */
+#define TT_MIN_ENTRIES 1024
+/* Entries moved between looks at interrupts while doubling. */
+#define TT_CHECK_INTERVAL 65536
 
-void
-tt_new_search(void)
+struct TTable
 {
-	Size		want = (Size) gt_search_memory * 1024;
-	Size		entries = 1;
+	TTEntry    *entries;
+	uint64		mask;			/* entries - 1, entries a power of two */
+	uint64		used;			/* entries written */
+	MemoryContext cxt;
+	Size		memory;			/* what cxt may hold */
+	bool		full;			/* doubling would pass memory */
+};
 
-	while (entries * 2 * sizeof(TTEntry) <= want)
+TTable *
+tt_create(MemoryContext cxt, Size memory)
+{
+	TTable	   *tt = MemoryContextAllocZero(cxt, sizeof(TTable));
+	Size		held = MemoryContextMemAllocated(cxt, true);
+	Size		room = memory > held ? Min(memory - held, TT_START_BYTES) : 0;
+	uint64		entries = TT_MIN_ENTRIES;
+
+	while (entries * 2 * sizeof(TTEntry) <= room)
 		entries *= 2;
-	if (table == NULL || entries * sizeof(TTEntry) != table_bytes)
+	tt->cxt = cxt;
+	tt->memory = memory;
+	tt->mask = entries - 1;
+	tt->entries = MemoryContextAllocExtended(cxt, entries * sizeof(TTEntry),
+											 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	return tt;
+}
+
+/* Doubles the table when its context can hold the other half; else marks it full. */
+static void
+tt_grow(TTable *tt)
+{
+	uint64		old = tt->mask + 1;
+	Size		bytes = old * sizeof(TTEntry);
+
+	if (MemoryContextMemAllocated(tt->cxt, true) + bytes > tt->memory)
 	{
-		if (table != NULL)
-			pfree(table);
-		table = NULL;
-		table = MemoryContextAllocExtended(TopMemoryContext, entries * sizeof(TTEntry),
-										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		table_bytes = entries * sizeof(TTEntry);
-		table_mask = entries - 1;
-		generation = 0;
+		tt->full = true;
+		return;
 	}
-	/* Generation 0 marks entries never written. */
-	if (++generation == 0)
+	tt->entries = repalloc_huge(tt->entries, 2 * bytes);
+	for (uint64 i = 0; i < old; i++)
 	{
-		memset(table, 0, table_bytes);
-		generation = 1;
+		TTEntry    *low = &tt->entries[i];
+		TTEntry    *high = &tt->entries[i + old];
+
+		if (low->used && (low->key & old) != 0)
+		{
+			*high = *low;
+			low->used = false;
+		}
+		else
+			high->used = false;
+		if (i % TT_CHECK_INTERVAL == 0)
+			CHECK_FOR_INTERRUPTS();
 	}
+	tt->mask = 2 * old - 1;
 }
 
 const TTEntry *
-tt_probe(uint64 key)
+tt_probe(const TTable *tt, uint64 key)
 {
-	const TTEntry *e = &table[key & table_mask];
+	const TTEntry *e = &tt->entries[key & tt->mask];
 
-	return e->generation == generation && e->key == key ? e : NULL;
+	return e->used && e->key == key ? e : NULL;
 }
 
 void
-tt_store(uint64 key, GameMove move, int32 score, int depth, TTBound bound, bool solved)
+tt_store(TTable *tt, uint64 key, GameMove move, int32 score, int depth, TTBound bound, bool solved)
 {
-	TTEntry    *e = &table[key & table_mask];
+	TTEntry    *e = &tt->entries[key & tt->mask];
 
-	/* Keep a deeper entry of the same position from this search. */
-	if (e->generation == generation && e->key == key && e->depth > depth && !solved)
+	/* Keep a deeper entry of the same position. */
+	if (e->used && e->key == key && e->depth > depth && !solved)
 		return;
-	if (e->generation != generation || e->key != key || move != GT_NO_MOVE)
+	if (!e->used || e->key != key || move != GT_NO_MOVE)
 		e->move = move;
+	if (!e->used)
+		tt->used++;
 	e->key = key;
 	e->score = score;
 	e->depth = (int16) depth;
 	e->bound = (uint8) bound;
 	e->solved = solved;
-	e->generation = generation;
+	e->used = true;
+	if (!tt->full && tt->used * 2 > tt->mask + 1)
+		tt_grow(tt);
 }

@@ -1,9 +1,9 @@
 /*
  * tt.h: the transposition table of search (tt.c): what earlier visits of a
- * position found, keyed by its 64-bit state hash.  One table per backend,
- * of gametree.search_memory; each search starts a new generation, and
- * entries of older ones count as empty, so results do not depend on
- * earlier calls.
+ * position found, keyed by its 64-bit state hash.  One table per search,
+ * in the search's memory context: it starts small and doubles as it fills,
+ * while the search's memory stays within its budget, and goes when the
+ * search's context does.
  */
 #ifndef GAMETREE_TT_H
 #define GAMETREE_TT_H
@@ -25,13 +25,19 @@ typedef struct TTEntry
 	int16		depth;			/* plies searched below */
 	uint8		bound;
 	bool		solved;			/* no horizon below: the score bounds the game's value */
-	uint16		generation;
+	bool		used;			/* written by this search */
 } TTEntry;
 
-/* Starts a search: a table of gametree.search_memory, all entries old. */
-extern void tt_new_search(void);
-/* The entry of key from this search, or NULL. */
-extern const TTEntry *tt_probe(uint64 key);
-extern void tt_store(uint64 key, GameMove move, int32 score, int depth, TTBound bound, bool solved);
+typedef struct TTable TTable;
+
+/*
+ * A new, empty table in cxt, the search's context: the table doubles only
+ * while everything cxt holds stays within memory bytes.
+ */
+extern TTable *tt_create(MemoryContext cxt, Size memory);
+/* The entry of key, or NULL. */
+extern const TTEntry *tt_probe(const TTable *tt, uint64 key);
+extern void tt_store(TTable *tt, uint64 key, GameMove move, int32 score, int depth, TTBound bound,
+					 bool solved);
 
 #endif

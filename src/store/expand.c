@@ -93,7 +93,8 @@ typedef struct Batch
 				maxmoves;
 	int64		new_nodes;		/* of kind NODE_NEW */
 	bool		tables_hold_rows_only;	/* no state is stored but the batch's rows */
-	MemoryContext cxt;			/* holds the batch: measured against gametree.work_memory */
+	MemoryContext cxt;			/* holds the batch: measured against memory */
+	Size		memory;			/* bytes gametree.work_memory gives it */
 	MemoryContext scratch;		/* for encoding, reset after each state */
 	ValueCodec *codec;
 	GameMove   *legal;			/* room for max_moves */
@@ -112,6 +113,7 @@ batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 	b->tree = tree;
 	b->game = tree->game;
 	b->limits = limits;
+	b->memory = gt_memory_limit(GT_WORK_MEMORY);
 	b->cxt = CurrentMemoryContext;
 	b->scratch = AllocSetContextCreate(CurrentMemoryContext, "gametree batch scratch",
 									   ALLOCSET_DEFAULT_SIZES);
@@ -390,8 +392,7 @@ may_deepen(Batch *b, bool look)
 		return true;
 	/* Writing adds the edges' keys and the states' ids, to sort them. */
 	if (MemoryContextMemAllocated(b->cxt, true) + b->nedges * sizeof(EdgeRow) +
-		b->new_nodes * sizeof(IdRow) >
-		(Size) gt_work_memory * 1024)
+		b->new_nodes * sizeof(IdRow) > b->memory)
 		return false;
 	now = GetCurrentTimestamp();
 	if (now >= limits->deepen_until)

@@ -95,7 +95,8 @@ typedef struct Graph
 				maxedges;
 	int32	   *edge_start;		/* CSR: node i's edges are edge_start[i] .. edge_start[i+1]-1 */
 	IdIndex		node_ids;		/* id -> node index */
-	Size		memory;			/* bytes held, against gametree.work_memory */
+	Size		memory;			/* bytes held, against max_memory */
+	Size		max_memory;		/* what gametree.work_memory gives the propagation */
 	ValueCodec *codec;
 	int64		evaluations;
 	PropagateControl *control;
@@ -155,7 +156,7 @@ unpack(const Layout *l, const char *p, int64 move_id, Value *v)
 static void
 graph_charge(Graph *g, Size old_size, Size new_size)
 {
-	if ((double) g->memory - old_size + new_size > (double) gt_work_memory * 1024.0)
+	if ((double) g->memory - old_size + new_size > (double) g->max_memory)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("propagating tree \"%s\" needs more than gametree.work_memory (%d MB)",
@@ -640,6 +641,7 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 	g->game = tree->game;
 	g->control = control;
 	g->layout = layout_of(tree->game);
+	g->max_memory = gt_memory_limit(GT_WORK_MEMORY);
 	g->node_size = MAXALIGN(sizeof(GraphNode)) + 2 * MAXALIGN(g->layout.size);
 	g->edge_size = MAXALIGN(sizeof(GraphEdge)) + MAXALIGN(g->layout.size);
 	g->cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation graph",
