@@ -263,7 +263,8 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
  * or other sessions hold what is left.  Waits until one of those states is
  * free (the holder committed it expanded, or gave it up) and returns whether
  * any is left to expand, so that parallel sessions share the tree to the end
- * instead of quitting.
+ * instead of quitting.  A job that cannot commit does not wait: its
+ * transaction holds the tree lock, which the holders wait for to store them.
  */
 static bool
 frontier_left(const GrowJob *job)
@@ -271,6 +272,9 @@ frontier_left(const GrowJob *job)
 	Oid			types[1] = {INT4OID};
 	Datum		values[1] = {Int32GetDatum(job->max_depth)};
 	bool		left;
+
+	if (!job->can_commit)
+		return false;
 
 	if (spi_run_waiting(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
 								 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
@@ -296,9 +300,13 @@ propagation_chunk_written(void *arg)
 	tree_lock(job->tree);
 }
 
-/* Propagates what is pending; returns whether it finished before the deadline. */
+/*
+ * Propagates what is pending; returns false when time_limit came first.
+ * *superseded says whether it stopped because another session stored an
+ * expansion meanwhile (its commits between chunks let others write).
+ */
 static bool
-propagate_pending(GrowJob *job)
+propagate_pending(GrowJob *job, bool *superseded)
 {
 	PropagateControl control = {job->deadline, propagation_chunk_written, job};
 	PropagateResult result;
@@ -318,7 +326,8 @@ propagate_pending(GrowJob *job)
 	if (complete)
 		job->unpropagated = 0;
 	commit_if_possible(job);
-	if (!complete)
+	*superseded = result.superseded;
+	if (!complete && !result.superseded)
 		ereport(NOTICE,
 				(errmsg("grow %s: time_limit reached while propagating", job->tree->qualified),
 				 errdetail("What was written stays; the values of the last expansions are not "
@@ -332,7 +341,33 @@ propagate_pending(GrowJob *job)
 	 */
 	job->propagate_at = GetCurrentTimestamp() +
 		Max((int64) gt_propagate_interval * 1000, (int64) (3 * took * 1e6));
-	return complete;
+	return complete || result.superseded;
+}
+
+/*
+ * The propagation that ends the job.  Another session's expansions stop it
+ * (they are counted pending, for that session's own propagation or the
+ * next); it tries again a few times, for a session that wrote once, such
+ * as a search's write-back.
+ */
+#define FINAL_PROPAGATION_TRIES 3
+
+static void
+propagate_at_end(GrowJob *job)
+{
+	bool		superseded = true;
+
+	for (int tries = 0; superseded && tries < FINAL_PROPAGATION_TRIES; tries++)
+		if (!propagate_pending(job, &superseded))
+			return;
+	if (superseded)
+		ereport(NOTICE,
+				(errmsg("grow %s: other sessions stored expansions while this one propagated",
+						job->tree->qualified),
+				 errdetail("Their values stay pending (gametree.trees.pending)."),
+				 errhint("The propagation of those sessions, the next grow or "
+						 "SELECT gametree.propagate(%s, false); propagates them.",
+						 quote_literal_cstr(job->tree->qualified))));
 }
 
 PG_FUNCTION_INFO_V1(gametree_grow);
@@ -342,6 +377,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 	CallContext *call = (CallContext *) fcinfo->context;
 	GrowJob		job = {0};
 	Interval   *limit = PG_ARGISNULL(3) ? NULL : PG_GETARG_INTERVAL_P(3);
+	bool		superseded;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -398,11 +434,11 @@ gametree_grow(PG_FUNCTION_ARGS)
 		}
 		update_progress(&job, false);
 		commit_if_possible(&job);
-		if (GetCurrentTimestamp() >= job.propagate_at && !propagate_pending(&job))
+		if (GetCurrentTimestamp() >= job.propagate_at && !propagate_pending(&job, &superseded))
 			break;
 		notice_progress(&job, "expanding");
 	}
-	propagate_pending(&job);
+	propagate_at_end(&job);
 	update_progress(&job, true);
 	commit_if_possible(&job);
 	tree_close(job.tree);
