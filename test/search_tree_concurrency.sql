@@ -6,7 +6,7 @@
 -- Everything made here is named cc_...; leftovers of a run that stopped
 -- half way are removed first.
 SET client_min_messages = warning;
-SELECT plan(15);
+SELECT plan(19);
 
 \ir helpers.psql
 
@@ -145,6 +145,34 @@ SELECT * FROM dblink_get_result('two', false) AS r(expanded bigint);
 SELECT is(:'two_error'::text, 'OK', 'and grow_step, once the lock was free, without a deadlock');
 SELECT is((SELECT expanded FROM seven_result), 1::bigint, 'grow_step expanded its state');
 SELECT is(pg_temp.consistent('cc_seven'), 'consistent', 'the tree is consistent afterwards');
+
+-- Nor does a propagation from scratch, holding the tree lock, wait for a
+-- frontier state that another session holds (as a grow batch does while it
+-- expands it, waiting for the lock to store it): it leaves it to the
+-- holder, and one expansion pending.
+\o /dev/null
+SELECT gametree.create_tree('cc_scratch', 'tictactoe');
+SELECT gametree.grow_step('cc_scratch', 500);
+SELECT gametree.grow_step('cc_scratch', 500);
+SELECT min(id) AS held_id FROM cc_scratch_states WHERE NOT expanded \gset
+UPDATE cc_scratch_states SET utility = '{"xplayer": 1, "oplayer": 99}' WHERE id = :held_id;
+SELECT dblink_exec('two', 'BEGIN');
+SELECT * FROM dblink('two', format('SELECT id FROM cc_scratch_states WHERE id = %s FOR UPDATE', :held_id)) AS t(id bigint);
+SET statement_timeout = '5s';
+SELECT pg_temp.val($$SELECT gametree.propagate('cc_scratch', true)$$) AS scratch_result \gset
+RESET statement_timeout;
+SELECT dblink_exec('two', 'ROLLBACK');
+\o
+SELECT ok(:'scratch_result' ~ '^[0-9]+$', 'propagation from scratch does not wait for a frontier state another session holds');
+SELECT is((SELECT pending FROM gametree.trees WHERE name = 'cc_scratch'), 1::bigint,
+          'and leaves one expansion pending');
+SELECT is((SELECT utility FROM cc_scratch_states WHERE id = :held_id), '{"xplayer": 1, "oplayer": 99}'::jsonb,
+          'the held state keeps its value');
+\o /dev/null
+SELECT gametree.propagate('cc_scratch', true);
+\o
+SELECT is((SELECT row(pending, pg_temp.stale_edges('cc_scratch'))::text FROM gametree.trees WHERE name = 'cc_scratch'),
+          '(0,0)', 'released, it is propagated: nothing pending, no stale edge');
 
 -- The write-back keeps to the call's time_limit, whatever it may write.
 \o /dev/null
