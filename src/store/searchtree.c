@@ -38,8 +38,11 @@
 /*
  * What a write-back costs in this backend, as last measured: seconds per
  * state in its list, and the time its propagation took for each second its
- * expansions took.  The first guesses are on the slow side.
+ * expansions took (measured when it finished, and taken as at least the
+ * floor: an estimate too low would leave propagation no time, and then
+ * never be measured again).  The first guesses are on the slow side.
  */
+#define MIN_PROPAGATION_PER_EXPANSION 0.5
 static double write_seconds_per_state = 1e-3;
 static double propagation_per_expansion = 1.0;
 
@@ -318,15 +321,14 @@ tree_search_reserve(int64 time_limit)
  * Expands the states of the list that are stored and not expanded, breadth
  * first, in chunks: the first always (the root, whose edges Monte Carlo
  * visits are written to), the next ones while the time left exceeds what
- * propagating them would take.  Returns how many states of the list it went
+ * propagating them would take, judged by the time since began.  Returns how many states of the list it went
  * through; adds to *expanded and *pending what it expanded and counted.
  */
 static int
-expand_written(const Tree *tree, const Written *list, int n, TimestampTz deadline, int64 *expanded,
-			   int64 *pending)
+expand_written(const Tree *tree, const Written *list, int n, TimestampTz began, TimestampTz deadline,
+			   int64 *expanded, int64 *pending)
 {
 	int64	   *ids = palloc(WRITE_CHUNK * sizeof(int64));
-	TimestampTz began = GetCurrentTimestamp();
 	int			done = 0;
 
 	while (done < n)
@@ -363,10 +365,12 @@ tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *resul
 	int64		expanded = 0,
 				pending = 0;
 	int			written;
-	TimestampTz expansions_done;
+	TimestampTz expanding,
+				expansions_done;
 
 	tree_lock(ts->tree);
-	written = expand_written(ts->tree, list, n, deadline, &expanded, &pending);
+	expanding = GetCurrentTimestamp();
+	written = expand_written(ts->tree, list, n, expanding, deadline, &expanded, &pending);
 	expansions_done = GetCurrentTimestamp();
 	if (expanded > 0)
 	{
@@ -380,10 +384,12 @@ tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *resul
 		 * short, they stay counted, and the tree consistent.
 		 */
 		if (tree_propagate_up(ts->tree, ids, written, deadline))
+		{
 			tree_uncount(ts->tree, pending);
-		if (expansions_done > began)
-			propagation_per_expansion = (double) (GetCurrentTimestamp() - expansions_done) /
-				(expansions_done - began);
+			propagation_per_expansion = Max(MIN_PROPAGATION_PER_EXPANSION,
+											(double) (GetCurrentTimestamp() - expansions_done) /
+											Max(expansions_done - expanding, 1));
+		}
 	}
 	if (mcts != NULL)
 		add_visits(ts, mcts, list, written);
