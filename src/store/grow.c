@@ -302,8 +302,9 @@ propagation_chunk_written(void *arg)
 
 /*
  * Propagates what is pending; returns false when time_limit came first.
- * *superseded says whether it stopped because another session stored an
- * expansion meanwhile (its commits between chunks let others write).
+ * *superseded (superseded may be NULL) says whether it stopped because
+ * another session stored an expansion meanwhile (its commits between
+ * chunks let others write).
  */
 static bool
 propagate_pending(GrowJob *job, bool *superseded)
@@ -326,7 +327,8 @@ propagate_pending(GrowJob *job, bool *superseded)
 	if (complete)
 		job->unpropagated = 0;
 	commit_if_possible(job);
-	*superseded = result.superseded;
+	if (superseded != NULL)
+		*superseded = result.superseded;
 	if (!complete && !result.superseded)
 		ereport(NOTICE,
 				(errmsg("grow %s: time_limit reached while propagating", job->tree->qualified),
@@ -377,7 +379,6 @@ gametree_grow(PG_FUNCTION_ARGS)
 	CallContext *call = (CallContext *) fcinfo->context;
 	GrowJob		job = {0};
 	Interval   *limit = PG_ARGISNULL(3) ? NULL : PG_GETARG_INTERVAL_P(3);
-	bool		superseded;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -434,7 +435,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 		}
 		update_progress(&job, false);
 		commit_if_possible(&job);
-		if (GetCurrentTimestamp() >= job.propagate_at && !propagate_pending(&job, &superseded))
+		if (GetCurrentTimestamp() >= job.propagate_at && !propagate_pending(&job, NULL))
 			break;
 		notice_progress(&job, "expanding");
 	}
