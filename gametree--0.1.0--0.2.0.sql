@@ -151,6 +151,9 @@ WHERE t.schema::text ~ '^pg_temp_[0-9]+$'
 ALTER TABLE @extschema@.trees ADD COLUMN pending bigint NOT NULL DEFAULT 0;
 COMMENT ON COLUMN @extschema@.trees.pending IS
 'Expansions whose values are not propagated yet: grow and propagate(tree, false) propagate when it is not 0';
+ALTER TABLE @extschema@.trees ADD COLUMN writes bigint NOT NULL DEFAULT 0;
+COMMENT ON COLUMN @extschema@.trees.writes IS
+'Expansions stored so far, propagated or not: a propagation that commits as it goes (grow''s) stops when another session stored one since it read the tree';
 DO $upgrade$
 DECLARE
     t record;

@@ -155,12 +155,15 @@ CREATE TABLE @extschema@.trees (
     edges    bigint NOT NULL DEFAULT 0,
     frontier bigint NOT NULL,
     pending  bigint NOT NULL DEFAULT 0,
+    writes   bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (schema, name)
 );
 COMMENT ON TABLE @extschema@.trees IS
 'One row per tree: where its tables are, its game, root and creator, and counters kept by expand and grow; written by gametree''s functions only';
 COMMENT ON COLUMN @extschema@.trees.pending IS
 'Expansions whose values are not propagated yet: grow and propagate(tree, false) propagate when it is not 0';
+COMMENT ON COLUMN @extschema@.trees.writes IS
+'Expansions stored so far, propagated or not: a propagation that commits as it goes (grow''s) stops when another session stored one since it read the tree';
 GRANT SELECT ON @extschema@.trees TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.trees', '');
 

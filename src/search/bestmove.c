@@ -68,6 +68,7 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 	Interval   *time_limit = PG_ARGISNULL(2) ? NULL : PG_GETARG_INTERVAL_P(2);
 	TreeSearch *ts = NULL;
 	MctsTree   *mcts = NULL;
+	TimestampTz deadline = 0;	/* of the call: the search's and the write-back's */
 	TimestampTz began;
 	double		seconds;
 
@@ -102,7 +103,7 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 	limits.max_depth = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
 	limits.exact_moves = exact_moves;
 	if (time_limit != NULL)
-		limits.deadline = GetCurrentTimestamp() + gt_interval_usecs(time_limit);
+		limits.deadline = deadline = GetCurrentTimestamp() + gt_interval_usecs(time_limit);
 	*game_out = game;
 	*state_out = state;
 
@@ -125,6 +126,9 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 		}
 		limits.prior = ts->prior;
 		limits.nprior = ts->nprior;
+		/* The search leaves the write-back its share of the time. */
+		if (time_limit != NULL)
+			limits.deadline -= tree_search_reserve(gt_interval_usecs(time_limit));
 	}
 	began = GetCurrentTimestamp();
 	if (method == METHOD_ALPHABETA)
@@ -140,7 +144,7 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 		 method == METHOD_MCTS ? "iterations" : "nodes", seconds, result->nodes / seconds);
 	if (ts != NULL)
 	{
-		tree_search_end(ts, state, result, mcts);
+		tree_search_end(ts, state, result, mcts, deadline);
 		SPI_finish();
 	}
 	if (mcts != NULL)

@@ -622,6 +622,14 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 	const Tree *tree = b->tree;
 	Oid			arrays[2] = {INT8ARRAYOID, JSONBARRAYOID};
 
+	/*
+	 * Under the tree lock no other session stores states or changes values
+	 * until this transaction commits, so the values read now stay right.
+	 * Taken before the first row is written: a session that inserted moves
+	 * and then waited for the lock would hold rows its holder may insert
+	 * too (ON CONFLICT waits for the inserter), a cycle of waits.
+	 */
+	tree_lock(tree);
 	if (b->nmoves > 0)
 	{
 		Datum		values[2] = {datum_array(b->move_id, NULL, b->nmoves, INT8OID),
@@ -639,11 +647,6 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 					 errmsg("move hash collision in tree \"%s\"", tree->qualified)));
 	}
 
-	/*
-	 * Under the tree lock no other session stores states or changes values
-	 * until this transaction commits, so the values read now stay right.
-	 */
-	tree_lock(tree);
 	insert_states(b, states_seen, stored);
 	insert_edges(b, stored);
 	write_rows(psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
@@ -711,8 +714,9 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 	/*
 	 * A grow batch that expands the root with final values leaves nothing
 	 * above to propagate (unless another session stores some of its states
-	 * first: insert_states checks).  expand() counts every expansion as
-	 * pending: its propagation up from the state takes it back.
+	 * first: insert_states checks).  expand() and a search's write-back
+	 * count every expansion as pending: their propagation up from the
+	 * states takes it back (tree_uncount).
 	 */
 	stored->settled = evaluate(&b) && limits->deepen && nrows == 1 &&
 		b.nodes[0].id == tree->root_id;
@@ -723,7 +727,7 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 }
 
 int64
-tree_expand_states(const Tree *tree, const int64 *ids, int n)
+tree_expand_states(const Tree *tree, const int64 *ids, int n, int64 *pending)
 {
 	GrowLimits	limits = {0};
 	Stored		stored = {0};
@@ -737,6 +741,7 @@ tree_expand_states(const Tree *tree, const int64 *ids, int n)
 		expand_rows(tree, &limits, &stored);
 	else
 		SPI_freetuptable(SPI_tuptable);
+	*pending += stored.pending;
 	return stored.expanded;
 }
 
@@ -759,24 +764,37 @@ gametree_expand(PG_FUNCTION_ARGS)
 	Stored		stored = {0};
 	GrowLimits	limits = {0};
 	Tree	   *tree;
-	bool		isnull;
 
 	SPI_connect();
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
-	spi_run(psprintf("SELECT id, state, depth, expanded FROM %s WHERE id = $1 FOR UPDATE",
+
+	/*
+	 * A frontier state is locked as a grow batch locks it, before the tree
+	 * lock (store_batch takes that), waiting for a batch that holds it; an
+	 * expanded one is not locked at all: the holder of the tree lock may
+	 * write it.
+	 */
+	spi_run(psprintf("SELECT id, state, depth FROM %s WHERE id = $1 AND NOT expanded FOR UPDATE",
 					 tree->states),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("state %lld is not in tree \"%s\"", (long long) state_id, tree->qualified),
-				 errhint("State ids are the id column of %s.", tree->states)));
-	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
+	if (SPI_processed > 0)
 	{
 		limits.batch_size = 1;
 		expand_rows(tree, &limits, &stored);
-		tree_propagate_up(tree, state_id);
+		(void) tree_propagate_up(tree, &state_id, 1, 0);
+		tree_uncount(tree, stored.pending);
+	}
+	else
+	{
+		SPI_freetuptable(SPI_tuptable);
+		spi_run(psprintf("SELECT FROM %s WHERE id = $1", tree->states),
+				1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
+		if (SPI_processed == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("state %lld is not in tree \"%s\"", (long long) state_id, tree->qualified),
+					 errhint("State ids are the id column of %s.", tree->states)));
 	}
 	tree_close(tree);
 	SPI_finish();

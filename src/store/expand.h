@@ -37,10 +37,11 @@ extern void tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *
 
 /*
  * Expands the states of ids that are stored and not expanded, skipping
- * those another session holds; returns how many it expanded.  The caller
- * holds the tree lock and propagates their values up (tree_propagate_up).
+ * those another session holds; returns how many it expanded, and adds to
+ * *pending what it counted as pending propagation.  The caller holds the
+ * tree lock and propagates their values up (tree_propagate_up).
  */
-extern int64 tree_expand_states(const Tree *tree, const int64 *ids, int n);
+extern int64 tree_expand_states(const Tree *tree, const int64 *ids, int n, int64 *pending);
 
 /* The id of a joint move in the _moves table: a stable hash of its JSON text. */
 extern int64 tree_move_id(Jsonb *move);

@@ -264,7 +264,8 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
  * or other sessions hold what is left.  Waits until one of those states is
  * free (the holder committed it expanded, or gave it up) and returns whether
  * any is left to expand, so that parallel sessions share the tree to the end
- * instead of quitting.
+ * instead of quitting.  A job that cannot commit does not wait: its
+ * transaction holds the tree lock, which the holders wait for to store them.
  */
 static bool
 frontier_left(const GrowJob *job)
@@ -272,6 +273,9 @@ frontier_left(const GrowJob *job)
 	Oid			types[1] = {INT4OID};
 	Datum		values[1] = {Int32GetDatum(job->max_depth)};
 	bool		left;
+
+	if (!job->can_commit)
+		return false;
 
 	if (spi_run_waiting(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
 								 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
@@ -297,9 +301,14 @@ propagation_chunk_written(void *arg)
 	tree_lock(job->tree);
 }
 
-/* Propagates what is pending; returns whether it finished before the deadline. */
+/*
+ * Propagates what is pending; returns false when time_limit came first.
+ * *superseded (superseded may be NULL) says whether it stopped because
+ * another session stored an expansion meanwhile (its commits between
+ * chunks let others write).
+ */
 static bool
-propagate_pending(GrowJob *job)
+propagate_pending(GrowJob *job, bool *superseded)
 {
 	PropagateControl control = {job->deadline, propagation_chunk_written, job};
 	PropagateResult result;
@@ -319,7 +328,9 @@ propagate_pending(GrowJob *job)
 	if (complete)
 		job->unpropagated = 0;
 	commit_if_possible(job);
-	if (!complete)
+	if (superseded != NULL)
+		*superseded = result.superseded;
+	if (!complete && !result.superseded)
 		ereport(NOTICE,
 				(errmsg("grow %s: time_limit reached while propagating", job->tree->qualified),
 				 errdetail("What was written stays; the values of the last expansions are not "
@@ -333,7 +344,33 @@ propagate_pending(GrowJob *job)
 	 */
 	job->propagate_at = GetCurrentTimestamp() +
 		Max((int64) gt_propagate_interval * 1000, (int64) (3 * took * 1e6));
-	return complete;
+	return complete || result.superseded;
+}
+
+/*
+ * The propagation that ends the job.  Another session's expansions stop it
+ * (they are counted pending, for that session's own propagation or the
+ * next); it tries again a few times, for a session that wrote once, such
+ * as a search's write-back.
+ */
+#define FINAL_PROPAGATION_TRIES 3
+
+static void
+propagate_at_end(GrowJob *job)
+{
+	bool		superseded = true;
+
+	for (int tries = 0; superseded && tries < FINAL_PROPAGATION_TRIES; tries++)
+		if (!propagate_pending(job, &superseded))
+			return;
+	if (superseded)
+		ereport(NOTICE,
+				(errmsg("grow %s: other sessions stored expansions while this one propagated",
+						job->tree->qualified),
+				 errdetail("Their values stay pending (gametree.trees.pending)."),
+				 errhint("The propagation of those sessions, the next grow or "
+						 "SELECT gametree.propagate(%s, false); propagates them.",
+						 quote_literal_cstr(job->tree->qualified))));
 }
 
 /* The batches of a grow, then its last propagation. */
@@ -363,11 +400,11 @@ grow_until_done(GrowJob *job)
 		}
 		update_progress(job, false);
 		commit_if_possible(job);
-		if (GetCurrentTimestamp() >= job->propagate_at && !propagate_pending(job))
+		if (GetCurrentTimestamp() >= job->propagate_at && !propagate_pending(job, NULL))
 			break;
 		notice_progress(job, "expanding");
 	}
-	propagate_pending(job);
+	propagate_at_end(job);
 	update_progress(job, true);
 	commit_if_possible(job);
 }

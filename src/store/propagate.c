@@ -14,7 +14,13 @@
  * No queue is kept in the tables: gametree.trees.pending counts the
  * expansions since the last complete propagation, so a propagation cut short
  * (time limit, cancel, crash) is simply run again; the chunks it committed
- * are not written twice, since they no longer differ.
+ * are not written twice, since they no longer differ.  Writers only add to
+ * pending; a complete propagation clears it when no expansion was stored
+ * since it read the tree (gametree.trees.writes unchanged), so that what it
+ * read is all there was.  grow's propagation commits between chunks, when
+ * other sessions may write: it stops as soon as one stored an expansion
+ * since it read the tree, since what it would write next may be older than
+ * what is there, and leaves pending as it was.
  */
 #include "postgres.h"
 
@@ -100,6 +106,8 @@ typedef struct Graph
 	ValueCodec *codec;
 	int64		evaluations;
 	PropagateControl *control;
+	int64		writes_seen;	/* gametree.trees.writes when the tree was read */
+	bool		superseded;		/* an expansion was stored since */
 	TimestampTz noticed;
 } Graph;
 
@@ -577,7 +585,10 @@ fill_edge(void *arg, RowChunk *c, int k, int64 index)
 	row_set_value(g->codec, c, 2, k, &v, false);
 }
 
-/* After each statement: progress, the caller's commit, and the deadline. */
+/*
+ * After each statement: progress, the caller's commit, and whether to go on:
+ * not past the deadline, nor once another session stored an expansion.
+ */
 static bool
 chunk_written(void *arg, int64 written)
 {
@@ -586,42 +597,87 @@ chunk_written(void *arg, int64 written)
 
 	report(g, "writing", changes->done + written, changes->total);
 	if (g->control->between_chunks != NULL)
+	{
 		g->control->between_chunks(g->control->arg);
+		if (tree_writes(g->tree) != g->writes_seen)
+		{
+			g->superseded = true;
+			return false;
+		}
+	}
 	return !past_deadline(g);
+}
+
+/* Writes the states of changes with sql, whose $1..$5 are their ids and values; returns how many it wrote. */
+static int64
+write_states(Changes *changes, const char *sql, int64 n, bool *complete)
+{
+	return write_rows(sql, NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, n,
+					  fill_state, chunk_written, changes, SPI_OK_UPDATE, complete);
 }
 
 /*
  * Writes the states whose values changed and the edges whose copies differ
- * from their child's value.  Returns false when time ran out first.
+ * from their child's value.  Returns false when time ran out first, or
+ * another session stored an expansion.
  */
 static bool
 write_changes(Graph *g, PropagateResult *result)
 {
-	Changes		states = {g},
+	Changes		valued = {g},
+				leaves = {g},
 				edges = {g};
-	int64		nstates = 0,
+	int64		nvalued = 0,
+				nleaves = 0,
 				nedges = 0;
 	bool		complete;
 
-	states.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
+	valued.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
+	leaves.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
 	edges.rows = graph_resize(g, NULL, 0, Max(g->nedges, 1) * sizeof(int64));
 	for (int64 i = 0; i < g->nnodes; i++)
-		if (node_changed(g, i))
-			states.rows[nstates++] = i;
+		if (!node_changed(g, i))
+			continue;
+		else if (NODE(g, i)->flags & NODE_EVALUATE)
+			valued.rows[nvalued++] = i;
+		else
+			leaves.rows[nleaves++] = i;
 	for (int64 e = 0; e < g->nedges; e++)
 		if (EDGE(g, e)->child >= 0 &&
 			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, EDGE(g, e)->child), g->layout.size) != 0)
 			edges.rows[nedges++] = e;
-	states.total = edges.total = nstates + nedges;
-	edges.done = nstates;
+	valued.total = leaves.total = edges.total = nvalued + nleaves + nedges;
+	leaves.done = nvalued;
+	edges.done = nvalued + nleaves;
 
 	result->states_written =
-		write_rows(psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
-							"proven = u.proven, best_move = u.best_move "
-							"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-							"WHERE s.id = u.id", g->tree->states),
-				   NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nstates,
-				   fill_state, chunk_written, &states, SPI_OK_UPDATE, &complete);
+		write_states(&valued, psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+									   "proven = u.proven, best_move = u.best_move "
+									   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+									   "WHERE s.id = u.id", g->tree->states),
+					 nvalued, &complete);
+
+	/*
+	 * From scratch, unexpanded states get the game's estimate again.  One
+	 * that a grow batch holds, the batch is expanding (it took it before
+	 * the tree lock this propagation holds, and waits for it): it is left
+	 * to the batch, which writes it valued from its children.
+	 */
+	if (complete && nleaves > 0)
+	{
+		int64		written = write_states(&leaves,
+										   psprintf("WITH free AS (SELECT f.id FROM %s f WHERE f.id = ANY ($1) "
+													"FOR UPDATE SKIP LOCKED) "
+													"UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+													"proven = u.proven, best_move = u.best_move "
+													"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
+													"WHERE s.id = u.id AND s.id IN (SELECT id FROM free)",
+													g->tree->states, g->tree->states),
+										   nleaves, &complete);
+
+		result->states_written += written;
+		result->skipped = nleaves - written;
+	}
 	if (complete)
 		result->edges_written =
 			write_rows(psprintf("UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
@@ -675,6 +731,7 @@ evaluate_and_write(Graph *g, TimestampTz began, PropagateResult *result)
 	complete = complete && write_changes(g, result);
 	result->write_seconds = (GetCurrentTimestamp() - evaluated) / 1e6;
 	result->evaluations = g->evaluations;
+	result->superseded = g->superseded;
 	MemoryContextDelete(g->cxt);
 	return complete;
 }
@@ -686,21 +743,24 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	Graph		g;
 	int64		pending;
 	int64		states,
-				edges;
+				edges,
+				writes;
 	bool		complete;
 	TimestampTz began = GetCurrentTimestamp();
 
 	memset(result, 0, sizeof(PropagateResult));
 	tree_lock(tree);
-	tree_catalog_row(tree, "pending, states, edges");
+	tree_catalog_row(tree, "pending, states, edges, writes");
 	pending = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
 	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &(bool) {0}));
 	edges = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &(bool) {0}));
+	writes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &(bool) {0}));
 	SPI_freetuptable(SPI_tuptable);
 	if (pending == 0 && !from_scratch)
 		return true;
 
 	graph_init(&g, tree, control);
+	g.writes_seen = writes;
 	/* Nodes first: edges are kept only from nodes that are valued from them. */
 	complete = read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s", tree->states),
 						 1, (Oid[]) {BOOLOID}, (Datum[]) {BoolGetDatum(from_scratch)},
@@ -718,35 +778,48 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	}
 	if (!evaluate_and_write(&g, began, result))
 		return false;
-	/* The last chunk's commit let go of the lock: expansions since then stay pending. */
+
+	/*
+	 * The last chunk's commit let go of the lock.  When no expansion was
+	 * stored since the tree was read, what was pending then is propagated
+	 * now, and nothing was added since: nothing is pending, unless a state
+	 * was left to a batch that may yet fail.  Otherwise pending stays.
+	 */
 	tree_lock(tree);
-	catalog_run("UPDATE gametree.trees SET pending = greatest(pending - $3, 0) "
-				"WHERE schema = $1 AND name = $2", 3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
+	catalog_run("UPDATE gametree.trees SET pending = $4 WHERE schema = $1 AND name = $2 AND writes = $3",
+				4, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
-				Int64GetDatum(pending)}, SPI_OK_UPDATE);
-	return true;
+				Int64GetDatum(writes), Int64GetDatum(result->skipped > 0 ? 1 : 0)}, SPI_OK_UPDATE);
+	result->superseded = SPI_processed == 0;
+	return !result->superseded;
 }
 
 /*
- * A state and its ancestors, as bigint[]: parents level by level through the
- * index on next_id (a recursive query is planned as a scan of the whole
+ * States and their ancestors, as bigint[]: parents level by level through
+ * the index on next_id (a recursive query is planned as a scan of the whole
  * graph per level).
  */
 static Datum
-ancestors(const Tree *tree, int64 state_id)
+ancestors(const Tree *tree, const int64 *ids, int n)
 {
 	HASHCTL		ctl = {0};
 	HTAB	   *seen;
-	int64	   *found = palloc(sizeof(int64));
-	int64		nfound = 1,
-				maxfound = 1,
+	int64	   *found = palloc(Max(n, 1) * sizeof(int64));
+	int64		nfound = 0,
+				maxfound = Max(n, 1),
 				from = 0;
 
 	ctl.keysize = ctl.entrysize = sizeof(int64);
 	ctl.hcxt = CurrentMemoryContext;
 	seen = hash_create("gametree ancestors", 256, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	found[0] = state_id;
-	hash_search(seen, &state_id, HASH_ENTER, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		bool		known;
+
+		hash_search(seen, &ids[i], HASH_ENTER, &known);
+		if (!known)
+			found[nfound++] = ids[i];
+	}
 	while (from < nfound)
 	{
 		int64		to = nfound;
@@ -790,28 +863,32 @@ node_ids(const Graph *g)
 	return datum_array(ids, NULL, g->nnodes, INT8OID);
 }
 
-void
-tree_propagate_up(const Tree *tree, int64 state_id)
+bool
+tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadline)
 {
 	Graph		g;
-	PropagateControl control = {0};
+	PropagateControl control = {deadline};
 	PropagateResult result;
 
 	graph_init(&g, tree, &control);
-	/* The state and its ancestors; their other children count by their edges' copies. */
-	read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s WHERE s.id = ANY ($2)", tree->states),
-			  2, (Oid[]) {BOOLOID, INT8ARRAYOID},
-			  (Datum[]) {BoolGetDatum(false), ancestors(tree, state_id)}, "reading ancestors", 0, false,
-			  false);
+	/* The states and their ancestors; their other children count by their edges' copies. */
+	if (!read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s WHERE s.id = ANY ($2)", tree->states),
+				   2, (Oid[]) {BOOLOID, INT8ARRAYOID},
+				   (Datum[]) {BoolGetDatum(false), ancestors(tree, ids, n)}, "reading ancestors", 0, false,
+				   false))
+	{
+		MemoryContextDelete(g.cxt);
+		return false;
+	}
 	index_nodes(&g);
-	read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g WHERE g.init_id = ANY ($1)",
-						   tree->graph),
-			  1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true);
-	evaluate_and_write(&g, GetCurrentTimestamp(), &result);
-	/* When this expansion was all that was pending, nothing is now. */
-	catalog_run("UPDATE gametree.trees SET pending = 0 WHERE schema = $1 AND name = $2 AND pending = 1",
-				2, (Oid[]) {NAMEOID, TEXTOID},
-				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_UPDATE);
+	if (!read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g WHERE g.init_id = ANY ($1)",
+								tree->graph),
+				   1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true))
+	{
+		MemoryContextDelete(g.cxt);
+		return false;
+	}
+	return evaluate_and_write(&g, GetCurrentTimestamp(), &result);
 }
 
 PG_FUNCTION_INFO_V1(gametree_propagate);

@@ -23,22 +23,28 @@ typedef struct PropagateResult
 	int64		rows_read;		/* states and edges */
 	double		read_seconds;	/* reading and evaluating */
 	double		write_seconds;
+	int64		skipped;		/* unexpanded states left to the grow batch expanding them */
+	bool		superseded;		/* stopped: another session stored an expansion meanwhile */
 } PropagateResult;
 
 /*
  * Re-evaluates the whole tree when expansions are pending (or always, from
  * scratch: then what rests on no propagation, goals and the game's
  * estimates, is recomputed too) and writes what changed.  Takes the tree
- * lock.  Returns false when the deadline came first: what was written stays,
- * the expansions stay pending, and the next call finishes the work.
+ * lock.  Returns false when the deadline came first, or (when
+ * between_chunks commits) another session stored an expansion meanwhile
+ * (result->superseded): what was written stays, the expansions stay
+ * pending, and the next call finishes the work.
  */
 extern bool tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 						   PropagateResult *result);
 
 /*
- * Re-evaluates a state just expanded and its ancestors (expand()).  The
- * caller holds the tree lock and counted the expansion as pending.
+ * Re-evaluates states just expanded and their ancestors (expand(), a
+ * search's write-back), in one pass.  The caller holds the tree lock and
+ * counted the expansions as pending; when this returns true, before the
+ * deadline (0: none), it may take them back (tree_uncount).
  */
-extern void tree_propagate_up(const Tree *tree, int64 state_id);
+extern bool tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadline);
 
 #endif

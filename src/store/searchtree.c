@@ -11,18 +11,40 @@
  * taken before any row lock, and a state a grow batch holds is skipped, not
  * waited for: concurrent calls queue instead of deadlocking, and each adds
  * its visits to what the one before it committed.
+ *
+ * The search and the write-back share the call's time_limit: the search
+ * leaves the write-back about what writing its states took last time
+ * (tree_search_reserve), and the write-back stores a prefix of its states,
+ * breadth first, in chunks, stopping in time to propagate them.  Cut short,
+ * it has stored whole expansions and counted them pending; what it did not
+ * store, a later call or grow does.
  */
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
 #include "core/settings.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "store/expand.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
 #include "store/searchtree.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+
+/* States a write-back expands with one statement, between looks at the clock. */
+#define WRITE_CHUNK 256
+
+/*
+ * What a write-back costs in this backend, as last measured: seconds per
+ * state in its list, and the time its propagation took for each second its
+ * expansions took (measured when it finished, and taken as at least the
+ * floor: an estimate too low would leave propagation no time, and then
+ * never be measured again).  The first guesses are on the slow side.
+ */
+#define MIN_PROPAGATION_PER_EXPANSION 0.5
+static double write_seconds_per_state = 1e-3;
+static double propagation_per_expansion = 1.0;
 
 /* A state the write-back visits: the search's node, its state and id. */
 typedef struct Written
@@ -148,6 +170,7 @@ mcts_written(const MctsTree *mcts, const GameState *root, Written *list)
 		int32		first = node->first_child;
 		bool	   *taken = palloc0(Max(node->nchildren, 1) * sizeof(bool));
 
+		CHECK_FOR_INTERRUPTS();
 		for (int k = 0; k < node->nchildren; k++)
 		{
 			int32		best = -1;
@@ -228,6 +251,7 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 	{
 		const MctsNode *node = &mcts->nodes[list[i].node];
 
+		CHECK_FOR_INTERRUPTS();
 		for (int c = 0; c < node->nchildren; c++)
 		{
 			int32		child = node->first_child + c;
@@ -287,46 +311,89 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 				   rows, init_ids, move_ids, visits, INT4OID, totals, SPI_OK_UPDATE);
 }
 
+int64
+tree_search_reserve(int64 time_limit)
+{
+	return Min(time_limit / 4, (int64) (1e6 * write_seconds_per_state * gt_search_store_states));
+}
+
+/*
+ * Expands the states of the list that are stored and not expanded, breadth
+ * first, in chunks: the first always (the root, whose edges Monte Carlo
+ * visits are written to), the next ones while the time left exceeds what
+ * propagating them would take, judged by the time since began.  Returns how many states of the list it went
+ * through; adds to *expanded and *pending what it expanded and counted.
+ */
+static int
+expand_written(const Tree *tree, const Written *list, int n, TimestampTz began, TimestampTz deadline,
+			   int64 *expanded, int64 *pending)
+{
+	int64	   *ids = palloc(WRITE_CHUNK * sizeof(int64));
+	int			done = 0;
+
+	while (done < n)
+	{
+		TimestampTz now = GetCurrentTimestamp();
+		int			to = done;
+
+		CHECK_FOR_INTERRUPTS();
+		if (done > 0 && deadline != 0 &&
+			now + (int64) ((now - began) * propagation_per_expansion) >= deadline)
+			break;
+		/* A level's states are stored by the expansion of the one above: a chunk stays within a level. */
+		while (to < n && to - done < WRITE_CHUNK && list[to].level == list[done].level)
+		{
+			ids[to - done] = list[to].id;
+			to++;
+		}
+		*expanded += tree_expand_states(tree, ids, to - done, pending);
+		done = to;
+	}
+	pfree(ids);
+	return done;
+}
+
 void
 tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *result,
-				const MctsTree *mcts)
+				const MctsTree *mcts, TimestampTz deadline)
 {
 	const Game *game = ts->tree->game;
+	TimestampTz began = GetCurrentTimestamp();
 	Written    *list = palloc(gt_search_store_states * sizeof(Written));
 	int			n = mcts != NULL ? mcts_written(mcts, root, list) :
 		line_written(game, root, &result->moves[0], list);
-	int64	   *ids = palloc(n * sizeof(int64));
-
-	int64		count = 0;
+	int64		expanded = 0,
+				pending = 0;
+	int			written;
+	TimestampTz expanding,
+				expansions_done;
 
 	tree_lock(ts->tree);
-	/* Level by level: a level's states are stored by the expansion of the one above. */
-	for (int from = 0; from < n;)
+	expanding = GetCurrentTimestamp();
+	written = expand_written(ts->tree, list, n, expanding, deadline, &expanded, &pending);
+	expansions_done = GetCurrentTimestamp();
+	if (expanded > 0)
 	{
-		int			to = from;
+		int64	   *ids = palloc(written * sizeof(int64));
 
-		while (to < n && list[to].level == list[from].level)
+		for (int i = 0; i < written; i++)
+			ids[i] = list[i].id;
+
+		/*
+		 * Propagated in time, those expansions are no longer pending; cut
+		 * short, they stay counted, and the tree consistent.
+		 */
+		if (tree_propagate_up(ts->tree, ids, written, deadline))
 		{
-			ids[to - from] = list[to].id;
-			to++;
+			tree_uncount(ts->tree, pending);
+			propagation_per_expansion = Max(MIN_PROPAGATION_PER_EXPANSION,
+											(double) (GetCurrentTimestamp() - expansions_done) /
+											Max(expansions_done - expanding, 1));
 		}
-		count += tree_expand_states(ts->tree, ids, to - from);
-		from = to;
-	}
-	if (count > 0)
-	{
-		/* Deepest first: each call re-evaluates a state and its ancestors. */
-		for (int i = n - 1; i >= 0; i--)
-			tree_propagate_up(ts->tree, list[i].id);
-		/* Those expansions are propagated: no longer pending (one call takes back a lone one). */
-		if (count > 1)
-			catalog_run("UPDATE gametree.trees SET pending = greatest(pending - $3, 0) "
-						"WHERE schema = $1 AND name = $2",
-						3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
-						(Datum[]) {name_datum(ts->tree->schema), CStringGetTextDatum(ts->tree->name),
-						Int64GetDatum(count)}, SPI_OK_UPDATE);
 	}
 	if (mcts != NULL)
-		add_visits(ts, mcts, list, n);
+		add_visits(ts, mcts, list, written);
+	if (written >= 100)
+		write_seconds_per_state = (GetCurrentTimestamp() - began) / 1e6 / written;
 	tree_close(ts->tree);
 }

@@ -31,9 +31,18 @@ extern TreeSearch *tree_search_begin(text *name, const Game *game, const GameSta
  * of its tree, breadth first (Monte Carlo: the nodes it expanded, most
  * visited first; alpha-beta: the root and the best move's line),
  * propagates their values up, and for Monte Carlo search adds the visits
- * and totals of its edges to theirs in the _graph table.  Closes the tree.
+ * and totals of its edges to theirs in the _graph table.  Past the
+ * deadline (0: none) it stops between chunks of expansions, after the
+ * first, and its propagation stops, leaving them pending.  Closes the tree.
  */
 extern void tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *result,
-							const MctsTree *mcts);
+							const MctsTree *mcts, TimestampTz deadline);
+
+/*
+ * The part of a call's time_limit (microseconds) that the search leaves
+ * its write-back: what writing gametree.search_store_states states took
+ * last time in this backend, at most a quarter.
+ */
+extern int64 tree_search_reserve(int64 time_limit);
 
 #endif

@@ -516,26 +516,56 @@ tree_catalog_row(const Tree *tree, const char *columns)
 	return SPI_tuptable->vals[0];
 }
 
+/* A bigint column of the tree's catalog row. */
+static int64
+catalog_int8(const Tree *tree, const char *column)
+{
+	bool		isnull;
+	HeapTuple	row = tree_catalog_row(tree, column);
+	int64		value = DatumGetInt64(SPI_getbinval(row, SPI_tuptable->tupdesc, 1, &isnull));
+
+	SPI_freetuptable(SPI_tuptable);
+	return value;
+}
+
 int64
 tree_states(const Tree *tree)
 {
-	bool		isnull;
-	HeapTuple	row = tree_catalog_row(tree, "states");
-	int64		states = DatumGetInt64(SPI_getbinval(row, SPI_tuptable->tupdesc, 1, &isnull));
+	return catalog_int8(tree, "states");
+}
 
-	SPI_freetuptable(SPI_tuptable);
-	return states;
+int64
+tree_writes(const Tree *tree)
+{
+	return catalog_int8(tree, "writes");
 }
 
 void
-tree_count(const Tree *tree, const Stored *stored)
+tree_count(const Tree *tree, Stored *stored)
 {
+	int64		pending = stored->expanded > 0 && !stored->settled ? 1 : 0;
+
 	catalog_run("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
-				"frontier = frontier + $5, pending = pending + $6 WHERE schema = $1 AND name = $2",
+				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1 "
+				"WHERE schema = $1 AND name = $2",
 				6, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID},
 				(Datum[]) {
 		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(stored->states),
-			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier),
-			Int64GetDatum(stored->expanded > 0 && !stored->settled ? 1 : 0)
+			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier), Int64GetDatum(pending)
 	}, SPI_OK_UPDATE);
+	stored->pending += pending;
+}
+
+void
+tree_uncount(const Tree *tree, int64 pending)
+{
+	/*
+	 * The lock, held since they were counted, kept every other writer out:
+	 * pending holds them still, and what others counted stays.
+	 */
+	if (pending > 0)
+		catalog_run("UPDATE gametree.trees SET pending = pending - $3 WHERE schema = $1 AND name = $2",
+					3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
+					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
+					Int64GetDatum(pending)}, SPI_OK_UPDATE);
 }

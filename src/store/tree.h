@@ -48,6 +48,7 @@ typedef struct Stored
 	int64		states;
 	int64		frontier;		/* new states still to expand */
 	int64		edges;
+	int64		pending;		/* what tree_count added to gametree.trees.pending */
 } Stored;
 
 /*
@@ -84,6 +85,11 @@ extern void gt_unpin_search_path(int level);
  * a row lock on its catalog row, which only gametree takes, for callers that
  * may write the tree.  Waiting longer than gametree.progress_interval is
  * reported in NOTICEs.
+ *
+ * The lock order: the tree lock first, then rows of the tree's tables.
+ * The one exception is a batch's frontier states, locked FOR UPDATE SKIP
+ * LOCKED before it: a holder of the tree lock never waits for a frontier
+ * state another session holds (it skips it), so no cycle of waits forms.
  */
 extern void tree_lock(const Tree *tree);
 
@@ -94,12 +100,21 @@ extern void tree_lock(const Tree *tree);
 extern HeapTuple tree_catalog_row(const Tree *tree, const char *columns);
 /* The tree's count of states in gametree.trees: it changes whenever a session stores states. */
 extern int64 tree_states(const Tree *tree);
+/* Its count of writes in gametree.trees: it changes whenever a session stores an expansion. */
+extern int64 tree_writes(const Tree *tree);
 
 /*
  * Adds what an expansion stored to the tree's counters in gametree.trees,
- * and counts it as pending propagation (gametree.trees.pending).
+ * counts it as pending propagation (gametree.trees.pending, and
+ * stored->pending), and as one more write (gametree.trees.writes).  The
+ * caller holds the tree lock.  Writers only ever add to pending: the one
+ * that takes back is a propagation, of what it read (tree_propagate), or
+ * the writer itself, of what it counted and then propagated in the same
+ * transaction under the lock (tree_uncount).
  */
-extern void tree_count(const Tree *tree, const Stored *stored);
+extern void tree_count(const Tree *tree, Stored *stored);
+/* Takes back the expansions this transaction counted and has propagated itself. */
+extern void tree_uncount(const Tree *tree, int64 pending);
 
 /*
  * gametree's catalogs (gametree.trees, gametree.grow_progress) are written
