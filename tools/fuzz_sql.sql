@@ -54,7 +54,8 @@ CREATE TABLE fuzz.gdl (game text PRIMARY KEY, kif_name text NOT NULL);
 -- (so settings added later are covered too), and search_path.
 CREATE TABLE fuzz.settings (name text PRIMARY KEY, vartype text NOT NULL, unit text,
                             min_val text, max_val text, enumvals text[], boot_val text,
-                            cap text, cap_setting numeric);
+                            cap text, cap_setting numeric,   -- the cap as pg_settings shows it
+                            CHECK ((cap IS NULL) = (cap_setting IS NULL)));
 
 -- Random helpers.  random() is seeded per input, so every draw is reproducible.
 CREATE FUNCTION fuzz.rnd(n integer) RETURNS integer LANGUAGE sql VOLATILE
@@ -1878,6 +1879,8 @@ DECLARE
     keep float8;
     fens text[];
     trees text[][];
+    cap_value text;
+    cap_shown numeric;
 BEGIN
     INSERT INTO fuzz.config VALUES (seed, ddl, pool_size);
     INSERT INTO fuzz.progress VALUES (0, NULL);
@@ -1897,15 +1900,14 @@ BEGIN
     SELECT p.name, p.vartype, p.unit, p.min_val, p.max_val, p.enumvals, p.boot_val
     FROM pg_catalog.pg_settings p WHERE p.name LIKE 'gametree.%';
     INSERT INTO fuzz.settings (name, vartype) VALUES ('search_path', 'string');
-    UPDATE fuzz.settings x SET cap = c.cap FROM fuzz.setting_caps() c WHERE c.name = x.name;
-    FOR g IN SELECT x.name FROM fuzz.settings x WHERE x.cap IS NOT NULL LOOP
+    FOR g, cap_value IN SELECT c.name, c.cap FROM fuzz.setting_caps() c JOIN fuzz.settings x ON x.name = c.name LOOP
         BEGIN
-            PERFORM set_config(g, (SELECT x.cap FROM fuzz.settings x WHERE x.name = g), true);
-            UPDATE fuzz.settings x SET cap_setting = p.setting::numeric
-            FROM pg_catalog.pg_settings p WHERE p.name = g AND x.name = g;
+            PERFORM set_config(g, cap_value, true);
+            SELECT p.setting::numeric INTO cap_shown FROM pg_catalog.pg_settings p WHERE p.name = g;
             RAISE SQLSTATE 'FZ999';              -- set back
         EXCEPTION WHEN SQLSTATE 'FZ999' THEN NULL;
         END;
+        UPDATE fuzz.settings x SET cap = cap_value, cap_setting = cap_shown WHERE x.name = g;
     END LOOP;
     PERFORM setseed(hashint8(seed::bigint)::float8 / 2147483648.0);
 
