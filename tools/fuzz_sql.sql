@@ -1453,6 +1453,7 @@ BEGIN
 
     IF mode <> 'run' THEN
         IF with_settings THEN
+            RAISE NOTICE '\set ON_ERROR_ROLLBACK on';
             RAISE NOTICE 'BEGIN;';
         END IF;
         sql := CASE fn
@@ -1700,6 +1701,7 @@ DECLARE
     out_st text[] := '{}';
     out_msg text[] := '{}';
     fn2 text;
+    grown boolean;
     t record;
     harness text;
 BEGIN
@@ -1732,7 +1734,10 @@ BEGIN
         out_st := out_st || res.st; out_msg := out_msg || res.msg;
 
         FOR k IN 1..fuzz.rnd(6) LOOP             -- what comes next, with the same name
-            IF fn2 = 'create_tree' AND res.st = '00000' AND random() < 0.8 THEN
+            -- as many draws whatever the calls answered, so that an input
+            -- makes the same calls on builds that answer differently
+            grown := random() < 0.8;
+            IF fn2 = 'create_tree' AND res.st = '00000' AND grown THEN
                 -- the new tree grown or searched
                 fn2 := fuzz.pick(ARRAY['grow_step', 'grow_step', 'grow', 'bestmove_tree', 'propagate']);
             ELSE
