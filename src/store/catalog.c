@@ -143,18 +143,46 @@ any_table_exists(Oid nsp, const char *base)
 	return false;
 }
 
-/* The tables of a new tree (schema.c); their columns are read by name everywhere. */
+/*
+ * The tables of a new tree (schema.c); their columns are read by name
+ * everywhere.  Another session creating the same tree at once is seen only
+ * here: its tables, uncommitted when this one looked for its catalog row
+ * (or committed after this transaction's snapshot), collide with these in
+ * the system catalogs.  That is reported as the tree existing.
+ */
 static void
 create_tables(Tree *tree, Oid nsp)
 {
 	const char *qualified[TREE_TABLES] = {tree->states, tree->moves, tree->graph};
+	MemoryContext caller = CurrentMemoryContext;
 
-	for (int i = 0; i < TREE_TABLES; i++)
+	PG_TRY();
 	{
-		spi_run(tree_table_ddl(&tree_tables[i], qualified[i], tree->game->name, tree->name),
-				0, NULL, NULL, SPI_OK_UTILITY);
-		tree->relids[i] = table_of(nsp, tree->name, tree_tables[i].suffix);
+		for (int i = 0; i < TREE_TABLES; i++)
+		{
+			spi_run(tree_table_ddl(&tree_tables[i], qualified[i], tree->game->name, tree->name),
+					0, NULL, NULL, SPI_OK_UTILITY);
+			tree->relids[i] = table_of(nsp, tree->name, tree_tables[i].suffix);
+		}
 	}
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		MemoryContextSwitchTo(caller);
+		error = CopyErrorData();
+		if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION && error->sqlerrcode != ERRCODE_DUPLICATE_TABLE)
+			PG_RE_THROW();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("tree \"%s\" already exists", tree->qualified),
+				 errdetail("Creating its tables: %s (another session created the tree meanwhile, "
+						   "or a table of its name exists).", error->message),
+				 errhint("Pick another name, or drop it first: SELECT gametree.drop_tree(%s);",
+						 quote_literal_cstr(tree->qualified))));
+	}
+	PG_END_TRY();
 }
 
 /*

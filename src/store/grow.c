@@ -289,7 +289,12 @@ frontier_left(const GrowJob *job)
 	return left;
 }
 
-/* After each chunk a propagation writes: what is written stays written. */
+/*
+ * After each chunk a propagation writes: what is written stays written.
+ * The tables are taken again before the tree lock, in the order of every
+ * other call (and of drop_tree, which holds the tables while it waits for
+ * the lock's row): the other order deadlocks with a drop.
+ */
 static void
 propagation_chunk_written(void *arg)
 {
@@ -297,7 +302,9 @@ propagation_chunk_written(void *arg)
 
 	if (!job->can_commit)
 		return;
+	tree_release_tables(job->tree);
 	commit_if_possible(job);
+	tree_hold_tables(job->tree);
 	tree_lock(job->tree);
 }
 
@@ -318,7 +325,9 @@ propagate_pending(GrowJob *job, bool *superseded)
 	int64		written;
 
 	notice_progress(job, "propagating");
+	tree_hold_tables(job->tree);
 	complete = tree_propagate(job->tree, false, &control, &result);
+	tree_release_tables(job->tree);
 	took = (GetCurrentTimestamp() - start) / 1e6;
 	written = result.states_written + result.edges_written;
 	if (result.rows_read > 10000)
