@@ -14,6 +14,7 @@
 #include "core/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "store/schema.h"
 #include "store/tree.h"
 #include "utils/acl.h"
@@ -476,8 +477,14 @@ spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values, bool as_c
 	TimestampTz began = GetCurrentTimestamp();
 	uint64		processed;
 
-	while (!run_within(sql, nargs, types, values, as_catalog_owner, Max(gt_progress_interval, 1),
-					   &processed))
+	/*
+	 * Each attempt waits longer than deadlock_timeout: the deadlock detector
+	 * runs only once a wait has lasted that long, and attempts cut shorter
+	 * would turn a deadlock into waiting for ever.
+	 */
+	int			attempt_ms = Max(gt_progress_interval, 2 * DeadlockTimeout);
+
+	while (!run_within(sql, nargs, types, values, as_catalog_owner, attempt_ms, &processed))
 		ereport(NOTICE,
 				(errmsg("waiting for %s of tree \"%s\", which another session holds (%.0f s so far)",
 						waiting_for, tree->qualified, (GetCurrentTimestamp() - began) / 1e6),
