@@ -6,6 +6,9 @@ SELECT dblink_connect('holder', format('dbname=%s host=%s port=%s', current_data
 SELECT dblink_exec('holder', 'BEGIN');
 -- propagate() takes the tree's lock until the holder's transaction ends
 SELECT * FROM dblink('holder', $$SELECT gametree.propagate('waiting')$$) AS r(evaluations bigint);
+-- Each wait lasts past deadlock_timeout (so that deadlocks are detected):
+-- below the progress interval here.
+SET deadlock_timeout = 200;
 SET gametree.progress_interval = 1000;
 SET statement_timeout = 1500;
 SELECT gametree.propagate('waiting');
