@@ -7,17 +7,13 @@
 SET client_min_messages = warning;
 SELECT plan(26);
 
-DO $$
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'alice') THEN CREATE ROLE alice LOGIN; END IF;
-  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'bob') THEN CREATE ROLE bob LOGIN; END IF;
-END $$;
+\ir helpers.psql
+SELECT pg_temp.make_roles('alice', 'bob');
+
 DELETE FROM gametree.trees WHERE schema = 'lt_alice';
 DROP SCHEMA IF EXISTS lt_alice CASCADE;
 CREATE SCHEMA lt_alice AUTHORIZATION alice;
 SELECT gametree.unload_game(name) FROM gametree.gdl_games WHERE name LIKE 'lt\_%';
-
-\ir helpers.psql
 
 CREATE TEMP TABLE server AS SELECT pg_postmaster_start_time() AS started;
 -- the sessions and the texts they load

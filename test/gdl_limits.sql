@@ -9,16 +9,6 @@ SELECT plan(10);
 
 \ir helpers.psql
 
--- Runs sql; returns 'ok' or the error's SQLSTATE and message (a cancel too,
--- which OTHERS does not catch).
-CREATE FUNCTION pg_temp.try(sql text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE sql;
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS OR query_canceled THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
 -- A minimal valid game (one role, one action, the state (s) for ever) and more.
 CREATE FUNCTION pg_temp.game(more text) RETURNS text LANGUAGE sql AS $$
   SELECT '(role r) (init s) (legal r go) (next s) (<= terminal (true s)) (goal r 100) ' || more

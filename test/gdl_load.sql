@@ -11,15 +11,6 @@ SELECT now() AS started \gset
 
 \ir helpers.psql
 
--- Runs sql; returns 'ok' or the error's SQLSTATE and message.
-CREATE FUNCTION pg_temp.try(sql text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE sql;
-  RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
 -- Loads a one-off description as game gdl_load_bad; 'ok' or the error.
 CREATE FUNCTION pg_temp.load_text(kif text) RETURNS text LANGUAGE sql AS $$
   SELECT pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_load_bad', kif))

@@ -6,18 +6,14 @@
 SET client_min_messages = warning;
 SELECT plan(36);
 
-DO $$
-BEGIN
-  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'alice') THEN CREATE ROLE alice LOGIN; END IF;
-  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'bob') THEN CREATE ROLE bob LOGIN; END IF;
-END $$;
+\ir helpers.psql
+SELECT pg_temp.make_roles('alice', 'bob');
+
 DELETE FROM gametree.trees WHERE schema IN ('alice', 'bob', 'alice.d');
 DROP SCHEMA IF EXISTS alice, bob, "alice.d", hostile CASCADE;
 CREATE SCHEMA alice AUTHORIZATION alice;
 CREATE SCHEMA bob AUTHORIZATION bob;
 CREATE SCHEMA "alice.d" AUTHORIZATION alice;
-
-\ir helpers.psql
 
 -- The catalogs: read by all, written by gametree alone
 SELECT is(pg_temp.try_as('bob', $$INSERT INTO gametree.trees (schema, name, game, root_id, owner, frontier)

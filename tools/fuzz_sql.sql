@@ -1602,6 +1602,20 @@ BEGIN
     RETURN NULL;
 END $$;
 
+-- The end of an input that made several calls (tree and game inputs): in a
+-- replay, the ROLLBACK that undoes them; in a run, each call's outcome counted.
+CREATE FUNCTION fuzz.outcomes(i integer, mode text, out_fn text[], out_arg text[], out_st text[], out_msg text[])
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF mode <> 'run' THEN
+        RAISE NOTICE 'ROLLBACK;';
+        RETURN;
+    END IF;
+    FOR k IN 1..cardinality(out_fn) LOOP
+        PERFORM fuzz.note(i, out_fn[k], out_arg[k], out_st[k], out_msg[k]);
+    END LOOP;
+END $$;
+
 -- One input of a tree function: on one of the small trees of setup, maybe
 -- with its tables edited first, the call and perhaps a second one; all of it
 -- rolled back.
@@ -1670,13 +1684,7 @@ BEGIN
             out_fn := out_fn || 'fuzzer'::text; out_arg := out_arg || 'harness'::text;
             out_st := out_st || 'HARNESS'::text; out_msg := out_msg || harness;
     END;
-    IF mode <> 'run' THEN
-        RAISE NOTICE 'ROLLBACK;';
-        RETURN;
-    END IF;
-    FOR k IN 1..cardinality(out_fn) LOOP
-        PERFORM fuzz.note(i, out_fn[k], out_arg[k], out_st[k], out_msg[k]);
-    END LOOP;
+    PERFORM fuzz.outcomes(i, mode, out_fn, out_arg, out_st, out_msg);
 END $$;
 
 -- One input of load_game or unload_game, and what comes after it: calls
@@ -1768,13 +1776,7 @@ BEGIN
             out_fn := out_fn || 'fuzzer'::text; out_arg := out_arg || 'harness'::text;
             out_st := out_st || 'HARNESS'::text; out_msg := out_msg || harness;
     END;
-    IF mode <> 'run' THEN
-        RAISE NOTICE 'ROLLBACK;';
-        RETURN;
-    END IF;
-    FOR k IN 1..cardinality(out_fn) LOOP
-        PERFORM fuzz.note(i, out_fn[k], out_arg[k], out_st[k], out_msg[k]);
-    END LOOP;
+    PERFORM fuzz.outcomes(i, mode, out_fn, out_arg, out_st, out_msg);
 END $$;
 
 CREATE FUNCTION fuzz.one(i integer, mode text DEFAULT 'run') RETURNS void LANGUAGE plpgsql AS $$
