@@ -32,17 +32,7 @@ SELECT 'after it and a 10 s search:', pg_temp.mb('VmRSS') || ' MB resident,', pg
 SQL
 
 # The game, and a fresh backend that compiles it before the search.
-kif="(role white) (role black) (init (step s0)) (succ s0 s1) (succ s1 s2)"
-for i in $(seq 0 63); do kif="$kif (num n$i)"; done
-kif="$kif (<= (legal ?r (pick ?n)) (role ?r) (num ?n))
- (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
- (<= (next (last ?r ?n)) (does ?r (pick ?n)))
- (<= terminal (true (step s2)))
- (<= (goal ?r 50) (role ?r) (true (step s0)))
- (<= (goal white 100) (true (last white ?n)) (true (last black ?n)))
- (<= (goal black 0) (true (last white ?n)) (true (last black ?n)))
- (<= (goal white 0) (true (last white ?n)) (true (last black ?m)) (distinct ?n ?m))
- (<= (goal black 100) (true (last white ?n)) (true (last black ?m)) (distinct ?n ?m))"
+kif=$(cat "$GT_ROOT/test/data/games/pick64.kif")
 
 gt_psql -d gametree_bench -qAt -v kif="$kif" <<<"SELECT 1 FROM gametree.load_game('bench_pick64', :'kif')" >/dev/null
 gt_psql -d gametree_bench -qAt -F ' ' -v mem="$MCTS_MEMORY" <<'SQL'

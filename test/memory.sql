@@ -107,17 +107,7 @@ RESET gametree.max_memory;
 -- pick one of 64 numbers at once, twice) stays within search_memory: in a
 -- fresh backend, its peak resident memory grows by less than twice the
 -- budget (the numbering of actions once took 400 MB here at 16 MB).
-SELECT '(role white) (role black) (init (step s0)) (succ s0 s1) (succ s1 s2) ' ||
-       (SELECT string_agg(format('(num n%s)', i), ' ') FROM generate_series(0, 63) i) ||
-       ' (<= (legal ?r (pick ?n)) (role ?r) (num ?n))
-         (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
-         (<= (next (last ?r ?n)) (does ?r (pick ?n)))
-         (<= terminal (true (step s2)))
-         (<= (goal ?r 50) (role ?r) (true (step s0)))
-         (<= (goal white 100) (true (last white ?n)) (true (last black ?n)))
-         (<= (goal black 0) (true (last white ?n)) (true (last black ?n)))
-         (<= (goal white 0) (true (last white ?n)) (true (last black ?m)) (distinct ?n ?m))
-         (<= (goal black 100) (true (last white ?n)) (true (last black ?m)) (distinct ?n ?m))' AS kif \gset
+\set kif `cat test/data/games/pick64.kif`
 SELECT actions FROM gametree.load_game('memory_pick64', :'kif') \gset
 SELECT is(:actions, 128, 'the game has 64 actions per role');
 SELECT dblink_connect('fresh', pg_temp.connstr()) AS connected \gset

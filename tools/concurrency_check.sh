@@ -90,7 +90,8 @@ q() { gt_psql -qAt -d "$DB" -c "SET client_min_messages = warning" -c "$1" 2>&1;
 # create them only when missing.  The texts of the games go into a table
 # that both may read, so that an operation names them instead of sending
 # kilobytes.
-out=$(gt_psql -qAt -d "$DB" -v gdl="$GT_ROOT/test/data/gdl" 2>&1 <<-'EOF'
+out=$( {
+	cat <<-'EOF'
 	SET client_min_messages = warning;
 	DO $$ BEGIN
 	  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'alice') THEN CREATE ROLE alice LOGIN; END IF;
@@ -102,18 +103,11 @@ out=$(gt_psql -qAt -d "$DB" -v gdl="$GT_ROOT/test/data/gdl" 2>&1 <<-'EOF'
 	CREATE SCHEMA bob AUTHORIZATION bob;
 	CREATE TABLE public.kifs (file text PRIMARY KEY, kif text NOT NULL);
 	GRANT SELECT ON public.kifs TO PUBLIC;
-	\set f :gdl '/ticTacToe.kif'
-	\set kif `cat :'f'`
-	INSERT INTO public.kifs VALUES ('ticTacToe', :'kif');
-	\set f :gdl '/connect4.kif'
-	\set kif `cat :'f'`
-	INSERT INTO public.kifs VALUES ('connect4', :'kif');
-	\set f :gdl '/nim1.kif'
-	\set kif `cat :'f'`
-	INSERT INTO public.kifs VALUES ('nim1', :'kif');
-	\set f :gdl '/tictactoe_3player.kif'
-	\set kif `cat :'f'`
-	INSERT INTO public.kifs VALUES ('tictactoe_3player', :'kif');
+	EOF
+	for file in ticTacToe connect4 nim1 tictactoe_3player; do
+		printf "\\\\set f :gdl '/%s.kif'\n\\\\set kif \`cat :'f'\`\nINSERT INTO public.kifs VALUES ('%s', :'kif');\n" "$file" "$file"
+	done
+	cat <<-'EOF'
 	-- Changed rules under the same name: a draw worth 40 to x and 60 to o,
 	-- and nim with heap b of 3 instead of 5.
 	INSERT INTO public.kifs
@@ -125,6 +119,7 @@ out=$(gt_psql -qAt -d "$DB" -v gdl="$GT_ROOT/test/data/gdl" 2>&1 <<-'EOF'
 	SELECT 'variants unchanged: ' || string_agg(a.file, ', ')
 	FROM public.kifs a JOIN public.kifs b ON b.kif = a.kif AND b.file <> a.file HAVING count(*) > 0;
 	EOF
+	} | gt_psql -qAt -d "$DB" -v gdl="$GT_ROOT/test/data/gdl" 2>&1
 )
 if [ -z "$out" ]; then
 	ok "setup: roles alice and bob with schemas of their own, the GDL texts and their variants"

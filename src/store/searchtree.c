@@ -321,8 +321,9 @@ tree_search_reserve(int64 time_limit)
  * Expands the states of the list that are stored and not expanded, breadth
  * first, in chunks: the first always (the root, whose edges Monte Carlo
  * visits are written to), the next ones while the time left exceeds what
- * propagating them would take, judged by the time since began.  Returns how many states of the list it went
- * through; adds to *expanded and *pending what it expanded and counted.
+ * propagating them would take, judged by the time since began.  Returns how
+ * many states of the list it went through; adds to *expanded and *pending
+ * what it expanded and counted.
  */
 static int
 expand_written(const Tree *tree, const Written *list, int n, TimestampTz began, TimestampTz deadline,
