@@ -1,7 +1,7 @@
 -- growing trees: reference counts, concurrent sessions, interrupted and resumed jobs.
 -- Not in one transaction: other sessions (dblink) must see the trees.
 SET client_min_messages = warning;
-SELECT plan(10);
+SELECT plan(11);
 
 \ir helpers.psql
 
@@ -88,7 +88,24 @@ SELECT is((SELECT count(*) FROM whole_states WHERE id <> gametree.state_hash('co
           + (SELECT count(*) FROM hashed_checkers_states WHERE id <> gametree.state_hash('checkers', state)),
           0::bigint, 'every id grow wrote is the state hash of its state, in all four games');
 
+-- A grow with a time_limit keeps to it while it waits for frontier states
+-- that another session holds (it used to wait until they were free).
+SELECT gametree.create_tree('held', 'tictactoe') IS NOT NULL AS created \gset
 \o /dev/null
+SELECT dblink_exec('one', 'BEGIN');
+SELECT * FROM dblink('one', 'SELECT count(*) FROM (SELECT id FROM held_states WHERE NOT expanded FOR UPDATE) s') AS t(n bigint);
+SELECT clock_timestamp() AS started \gset
+-- at top level, where grow commits and so waits (the timeout ends this file otherwise)
+SET statement_timeout = '20s';
+CALL gametree.grow('held', time_limit => '1 s');
+RESET statement_timeout;
+\o
+SELECT cmp_ok(clock_timestamp() - :'started'::timestamptz, '<', interval '10 s',
+              'a grow waiting for held frontier states ends at its time_limit');
+
+\o /dev/null
+SELECT dblink_exec('one', 'ROLLBACK');
+SELECT gametree.drop_tree('held');
 SELECT dblink_disconnect('one');
 SELECT dblink_disconnect('two');
 SELECT gametree.drop_tree(name) FROM gametree.trees;

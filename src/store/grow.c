@@ -264,8 +264,9 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
  * or other sessions hold what is left.  Waits until one of those states is
  * free (the holder committed it expanded, or gave it up) and returns whether
  * any is left to expand, so that parallel sessions share the tree to the end
- * instead of quitting.  A job that cannot commit does not wait: its
- * transaction holds the tree lock, which the holders wait for to store them.
+ * instead of quitting; false once the job's time_limit comes while it
+ * waits.  A job that cannot commit does not wait: its transaction holds the
+ * tree lock, which the holders wait for to store them.
  */
 static bool
 frontier_left(const GrowJob *job)
@@ -273,13 +274,17 @@ frontier_left(const GrowJob *job)
 	Oid			types[1] = {INT4OID};
 	Datum		values[1] = {Int32GetDatum(job->max_depth)};
 	bool		left;
+	uint64		free_states;
 
 	if (!job->can_commit)
 		return false;
 
-	if (spi_run_waiting(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
-								 "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
-						1, types, values, false, job->tree, "frontier states") > 0)
+	if (!spi_run_waiting(psprintf("SELECT id FROM %s WHERE NOT expanded AND depth < $1 "
+								  "ORDER BY depth, id LIMIT 1 FOR UPDATE", job->tree->states),
+						 1, types, values, false, job->tree, "frontier states", job->deadline,
+						 &free_states))
+		return false;
+	if (free_states > 0)
 		return true;
 	/* The states the holders stored are newer than that statement's snapshot. */
 	spi_run(psprintf("SELECT EXISTS (SELECT FROM %s WHERE NOT expanded AND depth < $1)",

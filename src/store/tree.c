@@ -470,12 +470,11 @@ run_within(const char *sql, int nargs, Oid *types, Datum *values, bool as_catalo
 	return done;
 }
 
-uint64
+bool
 spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values, bool as_catalog_owner,
-				const Tree *tree, const char *waiting_for)
+				const Tree *tree, const char *waiting_for, TimestampTz deadline, uint64 *processed)
 {
 	TimestampTz began = GetCurrentTimestamp();
-	uint64		processed;
 
 	/*
 	 * Each attempt waits longer than deadlock_timeout: the deadlock detector
@@ -484,12 +483,25 @@ spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values, bool as_c
 	 */
 	int			attempt_ms = Max(gt_progress_interval, 2 * DeadlockTimeout);
 
-	while (!run_within(sql, nargs, types, values, as_catalog_owner, attempt_ms, &processed))
+	for (;;)
+	{
+		int			ms = attempt_ms;
+
+		if (deadline != 0)
+		{
+			int64		left_ms = (deadline - GetCurrentTimestamp()) / 1000;
+
+			if (left_ms <= 0)
+				return false;
+			ms = (int) Min((int64) ms, left_ms);
+		}
+		if (run_within(sql, nargs, types, values, as_catalog_owner, ms, processed))
+			return true;
 		ereport(NOTICE,
 				(errmsg("waiting for %s of tree \"%s\", which another session holds (%.0f s so far)",
 						waiting_for, tree->qualified, (GetCurrentTimestamp() - began) / 1e6),
 				 errhint("SELECT * FROM gametree.grow_progress WHERE NOT done; shows who grows it.")));
-	return processed;
+	}
 }
 
 void
@@ -497,14 +509,16 @@ tree_lock(const Tree *tree)
 {
 	Oid			types[2] = {NAMEOID, TEXTOID};
 	Datum		values[2] = {name_datum(tree->schema), CStringGetTextDatum(tree->name)};
+	uint64		locked;
 
 	/* Free, or held by this transaction already: no subtransaction needed. */
 	catalog_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
 				"FOR NO KEY UPDATE SKIP LOCKED", 2, types, values, SPI_OK_SELECT);
 	if (SPI_processed == 1)
 		return;
-	if (spi_run_waiting("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
-						"FOR NO KEY UPDATE", 2, types, values, true, tree, "the lock") == 0)
+	(void) spi_run_waiting("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
+						   "FOR NO KEY UPDATE", 2, types, values, true, tree, "the lock", 0, &locked);
+	if (locked == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));

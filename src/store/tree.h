@@ -128,10 +128,12 @@ extern void catalog_forget_ended_sessions(void);
 /*
  * Runs a SELECT that may wait for a lock (FOR UPDATE), as spi_run or
  * catalog_run, reporting in a NOTICE every gametree.progress_interval how
- * long it has waited for what.  Returns the rows it read.
+ * long it has waited for what; *processed gets the rows it read.  Returns
+ * false, having run nothing, when deadline (0: none) came first.
  */
-extern uint64 spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values,
-							  bool as_catalog_owner, const Tree *tree, const char *waiting_for);
+extern bool spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values,
+							bool as_catalog_owner, const Tree *tree, const char *waiting_for,
+							TimestampTz deadline, uint64 *processed);
 
 /* SPI helpers. */
 /* One-dimensional SQL arrays for statement parameters (nulls may be NULL). */
