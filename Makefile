@@ -4,7 +4,7 @@
 EXTENSION = gametree
 EXTVERSION = 0.2.0
 MODULE_big = gametree
-OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*/*.c src/games/*/*.c)))
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/*/*.c src/games/*/*.c)))
 # The install script of this version and the upgrade scripts to it.
 DATA = $(EXTENSION)--$(EXTVERSION).sql $(wildcard $(EXTENSION)--*--*.sql)
 PG_CPPFLAGS = -Isrc

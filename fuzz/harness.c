@@ -25,6 +25,7 @@
 #include <ctype.h>
 
 #include "core/game.h"
+#include "games/games.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -485,9 +486,9 @@ print_stats(void)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	/* the games' constant tables, as _PG_init builds them */
+	/* the games and their constant tables, as _PG_init registers them */
 	MemoryContextSwitchTo(TopMemoryContext);
-	gt_init_games();
+	games_register();
 	stub_reset();
 	atexit(print_stats);
 	verbose = getenv("GT_FUZZ_VERBOSE") != NULL;

@@ -26,6 +26,7 @@
 #include "postgres.h"
 
 #include <ctype.h>
+#include <time.h>
 
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -36,6 +37,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "pg_stubs.h"
 
@@ -58,14 +60,17 @@ static void **chunks;			/* live chunks of input_context */
 static size_t nchunks,
 			maxchunks;
 
+/* NULL when malloc fails and the caller asked for no error (MCXT_ALLOC_NO_OOM). */
 static void *
-alloc_in(MemoryContext context, Size size)
+alloc_in(MemoryContext context, Size size, int flags)
 {
 	ChunkHeader *h;
 
-	if (!AllocSizeIsValid(size))
+	if (!((flags & MCXT_ALLOC_HUGE) ? AllocHugeSizeIsValid(size) : AllocSizeIsValid(size)))
 		elog(ERROR, "invalid memory alloc request size %zu", size);
 	h = malloc(sizeof(ChunkHeader) + size);
+	if (h == NULL && (flags & MCXT_ALLOC_NO_OOM))
+		return NULL;
 	if (h == NULL)
 		abort();
 	h->size = size;
@@ -97,13 +102,23 @@ stub_reset(void)
 void *
 MemoryContextAlloc(MemoryContext context, Size size)
 {
-	return alloc_in(context, size);
+	return alloc_in(context, size, 0);
+}
+
+void *
+MemoryContextAllocExtended(MemoryContext context, Size size, int flags)
+{
+	void	   *pointer = alloc_in(context, size, flags);
+
+	if (pointer != NULL && (flags & MCXT_ALLOC_ZERO))
+		memset(pointer, 0, size);
+	return pointer;
 }
 
 void *
 palloc(Size size)
 {
-	return alloc_in(CurrentMemoryContext, size);
+	return alloc_in(CurrentMemoryContext, size, 0);
 }
 
 void *
@@ -336,6 +351,18 @@ ProcessInterrupts(void)
 void
 check_stack_depth(void)
 {
+}
+
+/* ---- time: the solvers' deadlines ---- */
+
+TimestampTz
+GetCurrentTimestamp(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (TimestampTz) (now.tv_sec - (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+		USECS_PER_SEC + now.tv_nsec / 1000;
 }
 
 /* ---- text and other varlenas (never toasted here) ---- */

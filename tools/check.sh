@@ -97,6 +97,9 @@ tap_script client bash tools/client_check.sh
 gt_log "two roles at once: games loaded, unloaded and reloaded while trees of them grow"
 tap_script concurrency bash tools/concurrency_check.sh
 
+gt_log "the tools that find bugs still build and run: the decoder, SQL and GDL fuzzers"
+tap_script tools bash tools/tools_check.sh
+
 # Last: it restarts the private cluster (ending every session on it).
 gt_log "a game loaded from GDL outlives a restart of the server"
 tap_script gdl_restart bash tools/gdl_restart_check.sh

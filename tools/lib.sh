@@ -28,10 +28,13 @@ gt_install_packages() {
 }
 
 # Serialises build+install+test across checkouts of this machine: they share
-# PostgreSQL's extension directory.
+# PostgreSQL's extension directory.  A script run by one that holds the lock
+# inherits it (descriptor 9): taking it again would wait for ever.
 gt_lock() {
+	[ -n "${GT_LOCK_HELD:-}" ] && return
 	exec 9>"${TMPDIR:-/tmp}/gametree-install.lock"
 	flock 9
+	export GT_LOCK_HELD=1
 }
 
 gt_build() {

@@ -6,7 +6,6 @@
 
 #include "core/game.h"
 #include "core/jsonfacts.h"
-#include "gdl/gdl.h"
 #include <math.h>
 
 #include "mb/pg_wchar.h"
@@ -14,39 +13,49 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
-extern const Game tictactoe_game;
-extern const Game connect4_game;
-extern const Game chess_game;
-extern const Game checkers_game;
+/*
+ * Fixed arrays: registration happens in _PG_init, before any allocation a
+ * transaction could free, and there are few games and fewer sources.
+ */
+#define MAX_GAMES 32
+#define MAX_SOURCES 4
 
-/* Built-in games, in the order games() lists them. */
-static const Game *const builtin_games[] = {
-	&tictactoe_game,
-	&connect4_game,
-	&chess_game,
-	&checkers_game,
-};
-
-#define NUM_BUILTIN lengthof(builtin_games)
+static const Game *games[MAX_GAMES];
+static int	ngames;
+static const GameSource *sources[MAX_SOURCES];
+static int	nsources;
 
 void
-gt_init_games(void)
+gt_register_game(const Game *game)
 {
-	for (int i = 0; i < (int) NUM_BUILTIN; i++)
-		if (builtin_games[i]->init != NULL)
-			builtin_games[i]->init();
+	if (ngames == MAX_GAMES)
+		elog(ERROR, "more than %d compiled-in games", MAX_GAMES);
+	for (int i = 0; i < ngames; i++)
+		if (strcmp(games[i]->name, game->name) == 0)
+			elog(ERROR, "game \"%s\" registered twice", game->name);
+	if (game->init != NULL)
+		game->init();
+	games[ngames++] = game;
+}
+
+void
+gt_register_game_source(const GameSource *source)
+{
+	if (nsources == MAX_SOURCES)
+		elog(ERROR, "more than %d game sources", MAX_SOURCES);
+	sources[nsources++] = source;
 }
 
 int
 gt_game_count(void)
 {
-	return NUM_BUILTIN;
+	return ngames;
 }
 
 const Game *
 gt_game_at(int i)
 {
-	return builtin_games[i];
+	return games[i];
 }
 
 bool
@@ -64,7 +73,21 @@ gt_find_game(const char *name)
 	for (int i = 0; i < gt_game_count(); i++)
 		if (strcmp(gt_game_at(i)->name, name) == 0)
 			return gt_game_at(i);
-	return gdl_find_game(name);
+	for (int i = 0; i < nsources; i++)
+	{
+		const Game *game = sources[i]->find(name);
+
+		if (game != NULL)
+			return game;
+	}
+	return NULL;
+}
+
+void
+gt_list_source_games(Tuplestorestate *result, TupleDesc desc)
+{
+	for (int i = 0; i < nsources; i++)
+		sources[i]->list(result, desc);
 }
 
 const Game *
@@ -76,14 +99,17 @@ gt_game_from_text(text *name)
 	if (game == NULL)
 	{
 		StringInfoData known;
-		char	   *loaded;
 
 		initStringInfo(&known);
 		for (int i = 0; i < gt_game_count(); i++)
 			appendStringInfo(&known, "%s%s", i ? ", " : "", gt_game_at(i)->name);
-		loaded = gdl_game_names();
-		if (loaded[0] != '\0')
-			appendStringInfo(&known, "; loaded from GDL: %s", loaded);
+		for (int i = 0; i < nsources; i++)
+		{
+			char	   *loaded = sources[i]->names();
+
+			if (loaded[0] != '\0')
+				appendStringInfo(&known, "; %s: %s", sources[i]->label, loaded);
+		}
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown game \"%s\"", gt_abbreviate(cname)),

@@ -18,6 +18,7 @@
 #include "port/pg_bitutils.h"
 #include "datatype/timestamp.h"
 #include "utils/jsonb.h"
+#include "utils/tuplestore.h"
 
 #define GT_MAX_ROLES 16			/* GGP games with more roles are unheard of */
 #define GT_GOAL_MIN 0
@@ -186,14 +187,34 @@ gt_popcount64(uint64 x)
 #endif
 }
 
-/* Registry (game.c): the built-in games, then those loaded from GDL (gdl/gdl.h). */
-extern void gt_init_games(void);	/* calls each built-in game's init */
+/*
+ * Registry (game.c).  It names no game: each compiled-in game is registered
+ * once per backend, from _PG_init, and a game source (games loaded at run
+ * time, such as GDL descriptions) registers how to find its games by name.
+ */
+extern void gt_register_game(const Game *game);	/* calls the game's init */
+
+typedef struct GameSource
+{
+	const char *label;			/* in the unknown-game hint: "loaded from GDL" */
+	/* The source's game of that name, or NULL; valid until transaction end. */
+	const Game *(*find) (const char *name);
+	/* Its games' names, ", "-separated, for messages. */
+	char	   *(*names) (void);
+	/* Adds (game, roles, description) rows of its games to a games() result. */
+	void		(*list) (Tuplestorestate *result, TupleDesc desc);
+} GameSource;
+
+extern void gt_register_game_source(const GameSource *source);
+
 extern const Game *gt_find_game(const char *name);	/* NULL when unknown */
 extern const Game *gt_game_from_text(text *name);	/* ereports when unknown */
-/* The built-in games. */
+/* The compiled-in games, in the order they were registered. */
 extern int	gt_game_count(void);
 extern const Game *gt_game_at(int i);
 extern bool gt_game_is_builtin(const Game *game);
+/* Every source's games() rows, after the compiled-in games'. */
+extern void gt_list_source_games(Tuplestorestate *result, TupleDesc desc);
 
 /* States and moves (game.c). */
 extern GameState *gt_state_alloc(const Game *game);

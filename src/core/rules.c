@@ -7,7 +7,6 @@
 
 #include "funcapi.h"
 #include "core/game.h"
-#include "gdl/gdl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -33,7 +32,7 @@ gametree_games(PG_FUNCTION_ARGS)
 		values[2] = CStringGetTextDatum(game->description);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
-	gdl_list_games(rsinfo->setResult, rsinfo->setDesc);
+	gt_list_source_games(rsinfo->setResult, rsinfo->setDesc);
 	return (Datum) 0;
 }
 

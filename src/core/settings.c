@@ -1,17 +1,13 @@
 /*
- * settings.c: the module's entry: PG_MODULE_MAGIC and _PG_init, which builds
- * the games' tables once per backend and defines the settings.
+ * settings.c: the extension's settings (GUCs), defined once per backend
+ * from _PG_init (module.c), and the memory ceiling that binds three of them.
  */
 #include "postgres.h"
 
 #include <limits.h>
 
-#include "core/game.h"
 #include "core/settings.h"
-#include "fmgr.h"
 #include "utils/guc.h"
-
-PG_MODULE_MAGIC;
 
 int			gt_grow_batch_size = 4000;
 int			gt_progress_interval = 1000;
@@ -39,8 +35,6 @@ static const struct
 	[GT_GDL_MEMORY] = {"gametree.gdl_memory", &gt_gdl_memory, GDL_MEMORY_DEFAULT},
 };
 
-void		_PG_init(void);
-
 Size
 gt_memory_limit(GtMemorySetting setting)
 {
@@ -64,10 +58,8 @@ gt_memory_limit(GtMemorySetting setting)
 }
 
 void
-_PG_init(void)
+gt_settings_init(void)
 {
-	gt_init_games();
-
 	DefineCustomIntVariable("gametree.grow_batch_size",
 							"Most frontier states one batch of grow expands and commits.",
 							"grow also keeps each batch within about half of "

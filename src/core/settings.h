@@ -1,9 +1,11 @@
 /*
- * settings.h: the extension's settings (GUCs), defined in _PG_init
- * (settings.c).  README.md, section Settings, documents each.
+ * settings.h: the extension's settings (GUCs), defined by
+ * gt_settings_init (settings.c), which _PG_init calls.  README.md, section Settings, documents each.
  */
 #ifndef GAMETREE_SETTINGS_H
 #define GAMETREE_SETTINGS_H
+
+extern void gt_settings_init(void);
 
 extern int	gt_grow_batch_size;		/* gametree.grow_batch_size: states */
 extern int	gt_progress_interval;	/* gametree.progress_interval: ms */

@@ -44,11 +44,12 @@ extern const Game *gdl_compile(const char *name, const char *kif, GdlEngine engi
 							   Size memory_limit, GdlStats *stats);
 
 /*
- * A loaded game by name (compiled on first use in this backend), or NULL.
- * The game stays valid until the transaction ends, even if another session
- * replaces or unloads it meanwhile.
+ * Registers the games loaded from GDL as a game source of the registry
+ * (core/game.h), once per backend: gt_find_game finds a loaded game by name,
+ * compiled on first use in this backend.  A game found stays valid until the
+ * transaction ends, even if another session replaces or unloads it meanwhile.
  */
-extern const Game *gdl_find_game(const char *name);
+extern void gdl_init(void);
 
 /*
  * A call that uses a game across transactions (CALL grow commits) holds it
@@ -59,16 +60,10 @@ extern void gdl_hold_game(const Game *game);
 extern void gdl_release_game(const Game *game);
 
 /*
- * Makes the next gdl_find_game of every game compare it with
+ * Makes the next lookup of every loaded game compare it with
  * gametree.gdl_games first: for a caller that has just locked a game's row
  * and must compile what the row holds.
  */
 extern void gdl_recheck_games(void);
-
-/* The names of the loaded games, for messages. */
-extern char *gdl_game_names(void);
-
-/* Adds (game, roles, description) rows of the loaded games to a games() result. */
-extern void gdl_list_games(Tuplestorestate *result, TupleDesc desc);
 
 #endif

@@ -276,8 +276,8 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *
 	return entry;
 }
 
-const Game *
-gdl_find_game(const char *name)
+static const Game *
+find_loaded_game(const char *name)
 {
 	LoadedGame *entry;
 	StoredGame	stored;
@@ -307,8 +307,8 @@ gdl_find_game(const char *name)
 	return compile_and_keep(name, stored.kif, stored.engine, NULL)->game;
 }
 
-char *
-gdl_game_names(void)
+static char *
+loaded_game_names(void)
 {
 	StringInfoData names;
 	int			level;
@@ -335,8 +335,8 @@ gdl_game_names(void)
 	return names.data;
 }
 
-void
-gdl_list_games(Tuplestorestate *result, TupleDesc desc)
+static void
+list_loaded_games(Tuplestorestate *result, TupleDesc desc)
 {
 	int			level;
 
@@ -356,6 +356,19 @@ gdl_list_games(Tuplestorestate *result, TupleDesc desc)
 	}
 	gt_unpin_search_path(level);
 	SPI_finish();
+}
+
+static const GameSource gdl_source = {
+	.label = "loaded from GDL",
+	.find = find_loaded_game,
+	.names = loaded_game_names,
+	.list = list_loaded_games,
+};
+
+void
+gdl_init(void)
+{
+	gt_register_game_source(&gdl_source);
 }
 
 static void
