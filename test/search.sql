@@ -3,7 +3,7 @@
 -- machine.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(27);
 
 \ir helpers.psql
 
@@ -57,6 +57,19 @@ SELECT is(gametree.bestmove('checkers', gametree.from_fen('checkers', 'W:W23:B14
 -- 17-14 gives a man: 10x17 is forced, then 21x14x5 takes the last two.
 SELECT is(gametree.bestmove('checkers', gametree.from_fen('checkers', 'W:W17,18,21:B9,10'), NULL, 6)->1->2,
           '["move", 17, 14]', 'checkers: the two-for-one shot');
+
+-- Black to move, kings on 32 (Black) and 14 (White): only 32-28 keeps the
+-- draw; 15-18 loses (14x23), 32-27 too.  bestmove once played 15-18 from
+-- max_depth 8 on: its search against 32-28's 0 failed low at 0, and the
+-- tie rules (focus: White has fewer moves after it) preferred the bound.
+SELECT is((SELECT array_agg(d) FROM generate_series(3, 12) d
+           WHERE gametree.bestmove('checkers', gametree.from_fen('checkers', 'B:W24,K14:B15,K32'), NULL, d)->0->2
+                 <> '["move", 32, 28]'),
+          NULL, 'checkers: the drawing 32-28 at max_depth 3 to 12');
+SELECT is(gametree.bestmove('checkers', gametree.from_fen('checkers', 'B:W24,K14:B15,K32'), '1 second')->0->2,
+          '["move", 32, 28]', 'checkers: the drawing 32-28 with a time limit');
+SELECT is((SELECT move->0->2 FROM gametree.analyse('checkers', gametree.from_fen('checkers', 'B:W24,K14:B15,K32'), NULL, 8)
+           LIMIT 1), '["move", 32, 28]', 'checkers: analyse ranks 32-28 first at depth 8 too');
 
 -- Monte Carlo search, in memory.
 SELECT is(pg_temp.action(gametree.bestmove('connect4', pg_temp.play('connect4',

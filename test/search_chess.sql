@@ -5,7 +5,7 @@
 -- (test/data/chess_avoid_mate.tsv).
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(5);
+SELECT plan(8);
 
 -- A joint move's action of the role in control, in UCI (e7e8q).
 CREATE FUNCTION pg_temp.uci(move jsonb) RETURNS text LANGUAGE sql AS $$
@@ -33,6 +33,22 @@ SELECT is((SELECT array_agg(fen) FROM reference_chess_avoid_mate
            WHERE pg_temp.uci(gametree.bestmove('chess', gametree.from_fen('chess', fen), NULL, 4))
                  = ANY (string_to_array(blundering_moves, ','))),
           NULL, 'no move that allows a mate in one is played');
+
+-- Black mates in 2 with g7c3 (Stockfish: mate 2); e4f3 mates only in 6.
+-- bestmove once played e4f3 from depth 2 on: e4f3's search against the
+-- mate failed low, its bound tied the mate's score, and the tie rules
+-- (focus) preferred it.  The shortest win, at every depth and in time.
+SELECT is((SELECT array_agg(d) FROM generate_series(2, 8) d
+           WHERE pg_temp.uci(gametree.bestmove('chess', gametree.from_fen('chess',
+                   '2b1k2r/1p1p1pbp/n7/2p5/4q3/2N5/1p6/3K1B2 b k - 0 22'), NULL, d)) <> 'g7c3'),
+          NULL, 'the mate in 2 (g7c3), not the mate in 6 (e4f3), at max_depth 2 to 8');
+SELECT is(pg_temp.uci(gametree.bestmove('chess', gametree.from_fen('chess',
+            '2b1k2r/1p1p1pbp/n7/2p5/4q3/2N5/1p6/3K1B2 b k - 0 22'), '1 second')),
+          'g7c3', 'the mate in 2 with a time limit');
+SELECT results_eq($$SELECT pg_temp.uci(move), proven, jsonb_array_length(pv)
+                    FROM gametree.analyse('chess', gametree.from_fen('chess',
+                           '2b1k2r/1p1p1pbp/n7/2p5/4q3/2N5/1p6/3K1B2 b k - 0 22'), NULL, 4) LIMIT 1$$,
+                  $$VALUES ('g7c3', true, 3)$$, 'analyse: g7c3 first, proven, a line of 3 plies to the mate');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -17,7 +17,12 @@
  *     the goal margin - the ply it is reached at, so that bigger wins come
  *     first and, among equal ones, the shortest win and the longest loss.
  * A score is "solved" when no estimate lies below it: it is then a bound of
- * the game's value, not of an estimate.
+ * the game's value, not of an estimate.  A solved win's distance is the
+ * shortest the search has seen, not always the shortest there is (a node
+ * is a proven win once one move wins, whatever its other moves would
+ * show); so beyond its depth a solved table entry of a win counts only as
+ * a lower bound, one of a loss only as an upper bound, and a deeper
+ * search can still find the shorter win or the longer defence.
  */
 #include "postgres.h"
 
@@ -79,6 +84,13 @@ static bool
 is_proven_score(int32 score)
 {
 	return score > WIN_BAND || score < -WIN_BAND;
+}
+
+/* The ply of the end of the game a proven score stands for. */
+static int
+end_ply(int32 score)
+{
+	return (SCORE_MARGIN - (Abs(score) - SCORE_WIN) % SCORE_MARGIN) % SCORE_MARGIN;
 }
 
 /* A proven score as the table keeps it: from the node, not from the root. */
@@ -208,6 +220,19 @@ update_pv(Search *s, int ply, GameMove move)
 static int32 negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *solved);
 
 /*
+ * Is a node whose best move scores best (solved as best_solved), searched
+ * with alpha0 as its alpha, a proven win?  Its other moves need no look:
+ * they can only be better.  But only a score above alpha0 is at least
+ * that move's value; one at or below is a bound from above, which proves
+ * nothing while other moves are estimates.
+ */
+static bool
+won(int32 best, bool best_solved, int32 alpha0)
+{
+	return best_solved && best > WIN_BAND && best > alpha0;
+}
+
+/*
  * The child reached by move from ply, searched with the window (alpha,
  * beta) of role, the mover at ply: returns its score for role.
  */
@@ -232,6 +257,7 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 	const Game *game = s->game;
 	const GameState *state = s->states[ply];
 	int32		best = -SCORE_INF;
+	int32		alpha0 = alpha;
 	int			ntactical = 0;
 	bool		all_solved = true;
 	bool		best_solved = false;
@@ -271,11 +297,14 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 			best_solved = child_solved;
 		}
 		if (v > alpha)
+		{
 			alpha = v;
+			update_pv(s, ply, m);
+		}
 		if (alpha >= beta)
 			break;
 	}
-	*solved = all_solved || (best_solved && best > WIN_BAND);
+	*solved = all_solved || won(best, best_solved, alpha0);
 	return best;
 }
 
@@ -316,13 +345,29 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 		int32		score = score_from_tt(entry->score, ply);
 
 		hash_move = entry->move;
-		if (entry->depth >= depth || entry->solved)
+		if (entry->depth >= depth)
 		{
 			if (entry->bound == TT_EXACT ||
 				(entry->bound == TT_LOWER && score >= beta) ||
 				(entry->bound == TT_UPPER && score <= alpha))
 			{
 				*solved = entry->solved;
+				return score;
+			}
+		}
+		else if (entry->solved)
+		{
+			/*
+			 * Searched less deep, but the game's value: a draw as it is, a
+			 * win as at least this short, a loss as at least this long (see
+			 * the top of the file).
+			 */
+			bool		lower = entry->bound != TT_UPPER && score >= beta && score >= -WIN_BAND;
+			bool		upper = entry->bound != TT_LOWER && score <= alpha && score <= WIN_BAND;
+
+			if ((entry->bound == TT_EXACT && !is_proven_score(score)) || lower || upper)
+			{
+				*solved = true;
 				return score;
 			}
 		}
@@ -373,8 +418,7 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 			break;
 		}
 	}
-	/* A proven win needs no look at the other moves: they can only be better. */
-	*solved = all_solved || (best_solved && best > WIN_BAND);
+	*solved = all_solved || won(best, best_solved, alpha0);
 	tt_store(s->tt, key, best_move, score_to_tt(best, ply), depth,
 			 best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER, *solved);
 	return best;
@@ -518,7 +562,19 @@ solve_root_moves(Search *s, const RootMove *moves, int n, int role)
 	}
 }
 
-/* Best first; insertion sort, so that equal scores keep the order they were tried in. */
+/*
+ * Is root move a ahead of b?  Exact scores first, higher first; moves that
+ * only have a bound below the best (bestmove's) after them, in the order
+ * they were tried in, as are equal scores (insertion sort).
+ */
+static bool
+root_ahead(const RootMove *a, const RootMove *b)
+{
+	if (a->bounded != b->bounded)
+		return !a->bounded;
+	return !a->bounded && a->score > b->score;
+}
+
 static void
 sort_root_moves(RootMove *moves, int n)
 {
@@ -527,10 +583,82 @@ sort_root_moves(RootMove *moves, int n)
 		RootMove	m = moves[i];
 		int			j = i;
 
-		for (; j > 0 && moves[j - 1].score < m.score; j--)
+		for (; j > 0 && root_ahead(&m, &moves[j - 1]); j--)
 			moves[j] = moves[j - 1];
 		moves[j] = m;
 	}
+}
+
+/*
+ * One iteration: the root's moves, in the order of moves, searched depth
+ * plies deep into scored.  For analyse (exact_moves) every move gets its
+ * exact score.  For bestmove the first gets its exact score and sets the
+ * bar; each other move is searched with a zero window just below the bar:
+ * one that scores less is worse than the best, and keeps only that bound
+ * (bounded); one that reaches the bar gets its exact score by a second
+ * search, so that moves as good as the best meet the same tie rules as in
+ * analyse, and a better one raises the bar.  Returns how many moves were
+ * searched before the clock stopped the search; *all_proven says whether
+ * all of those have a proven value or a proven bound.
+ */
+static int
+search_root(Search *s, const RootMove *moves, RootMove *scored, int n, int depth, int role,
+			bool *all_proven)
+{
+	int32		bar = -SCORE_INF;
+	int			done;
+
+	*all_proven = true;
+	for (done = 0; done < n; done++)
+	{
+		RootMove   *rm = &scored[done];
+		bool		solved;
+		int32		v;
+
+		*rm = moves[done];
+		rm->bounded = false;
+		s->pv_length[1] = 0;
+		if (s->limits->exact_moves || done == 0)
+			v = child_score(s, 0, rm->move, depth - 1, -SCORE_INF, SCORE_INF, role, &solved);
+		else
+		{
+			v = child_score(s, 0, rm->move, depth - 1, bar - 1, bar, role, &solved);
+			if (v >= bar && !s->stopped)
+				v = child_score(s, 0, rm->move, depth - 1, bar - 1, SCORE_INF, role, &solved);
+			rm->bounded = v < bar;
+		}
+		if (s->stopped)
+			break;
+		rm->score = v;
+		/* A bound from above proves a loss, never a win or a draw. */
+		rm->proven = solved && (!rm->bounded || v < -WIN_BAND);
+		rm->depth = depth;
+		update_pv(s, 0, rm->move);
+		rm->pv_length = s->pv_length[0];
+		memcpy(rm->pv, s->pv[0], s->pv_length[0] * sizeof(GameMove));
+		*all_proven &= solved;
+		if (!rm->bounded)
+			bar = Max(bar, v);
+	}
+	return done;
+}
+
+/*
+ * Can deeper iterations not change the best move's value?  It must be
+ * exact and proven; an end of the game no further than depth plies away
+ * (deeper iterations look for a shorter win or a longer defence only
+ * beyond that); and every move proven, or, for bestmove, which needs no
+ * other move's value, a win by the biggest margin.
+ */
+static bool
+root_settled(const RootMove *best, int depth, bool all_proven, bool exact_moves)
+{
+	if (best->bounded || !best->proven)
+		return false;
+	if (is_proven_score(best->score) && end_ply(best->score) > depth)
+		return false;
+	return all_proven ||
+		(!exact_moves && best->score > SCORE_WIN + SCORE_MARGIN * (GT_GOAL_MAX - GT_GOAL_MIN - 1));
 }
 
 void
@@ -586,62 +714,34 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	for (int depth = 1; depth <= max_depth && !s->stopped; depth++)
 	{
 		RootMove   *scored = palloc(n * sizeof(RootMove));
-		int32		alpha = -SCORE_INF;
-		int			done = 0;
-		bool		all_proven = true;
+		bool		all_proven;
+		int			done = search_root(s, moves, scored, n, depth, role, &all_proven);
 
-		memcpy(scored, moves, n * sizeof(RootMove));
-		for (int i = 0; i < n; i++)
-		{
-			bool		solved;
-			int32		v;
-
-			s->pv_length[1] = 0;
-			if (limits->exact_moves || i == 0)
-				v = child_score(s, 0, scored[i].move, depth - 1, -SCORE_INF, SCORE_INF, role, &solved);
-			else
-			{
-				v = child_score(s, 0, scored[i].move, depth - 1, alpha, alpha + 1, role, &solved);
-				if (v > alpha && !s->stopped)
-					v = child_score(s, 0, scored[i].move, depth - 1, alpha, SCORE_INF, role, &solved);
-			}
-			if (s->stopped)
-				break;
-			scored[i].score = v;
-			scored[i].proven = solved && (limits->exact_moves || i == 0 || v > alpha || is_proven_score(v));
-			scored[i].depth = depth;
-			update_pv(s, 0, scored[i].move);
-			scored[i].pv_length = s->pv_length[0];
-			memcpy(scored[i].pv, s->pv[0], s->pv_length[0] * sizeof(GameMove));
-			all_proven &= solved;
-			alpha = Max(alpha, v);
-			done++;
-		}
 		if (done == n)
 		{
 			sort_root_moves(scored, n);
 			memcpy(moves, scored, n * sizeof(RootMove));
 			result->depth = depth;
-			if (all_proven || (is_proven_score(moves[0].score) && moves[0].score > 0 &&
-							   moves[0].proven && !limits->exact_moves))
+			if (root_settled(&moves[0], depth, all_proven, limits->exact_moves))
 				break;
 		}
-		else if (done > 0)
+		else
 		{
 			/*
-			 * Cut short by the clock: a move of this iteration that already
-			 * scores above the last iteration's best takes its place.
+			 * Cut short by the clock.  The last best move was searched first
+			 * (scored[0]); a move that this iteration found better than it,
+			 * at this depth, takes its place; the others keep the values of
+			 * the last iteration, whose best move stays ahead of them.
 			 */
-			sort_root_moves(scored, done);
-			if (scored[0].score > moves[0].score)
+			int			better = 0;
+
+			for (int i = 1; i < done; i++)
+				if (!scored[i].bounded && scored[i].score > scored[better].score)
+					better = i;
+			if (better > 0)
 			{
-				for (int i = 0; i < n; i++)
-					if (moves[i].move == scored[0].move)
-					{
-						memmove(&moves[1], &moves[0], i * sizeof(RootMove));
-						break;
-					}
-				moves[0] = scored[0];
+				memmove(&moves[1], &moves[0], better * sizeof(RootMove));
+				moves[0] = scored[better];
 			}
 		}
 		pfree(scored);
@@ -656,14 +756,14 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		else
 			value_unknown(game, &moves[i].value);
 	}
-	/* Equal scores: the max^n tie rules (values.c), focus first. */
+	/* Equal exact scores of one iteration: the max^n tie rules (values.c), focus first. */
 	for (int i = 1; i < n; i++)
 	{
 		RootMove	m = moves[i];
 		int			j = i;
 
-		for (; j > 0 && moves[j - 1].score == m.score && moves[j - 1].depth == m.depth &&
-			 value_better(game, &m.value, &moves[j - 1].value, role); j--)
+		for (; j > 0 && !m.bounded && !moves[j - 1].bounded && moves[j - 1].score == m.score &&
+			 moves[j - 1].depth == m.depth && value_better(game, &m.value, &moves[j - 1].value, role); j--)
 			moves[j] = moves[j - 1];
 		moves[j] = m;
 	}

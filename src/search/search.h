@@ -37,6 +37,8 @@ typedef struct RootMove
 {
 	GameMove	move;
 	int32		score;			/* alpha-beta's, for the root's mover (see alphabeta.c); else 0 */
+	bool		bounded;		/* alpha-beta's bestmove: the score only bounds the move's from
+								 * above, below the best move's (it was not searched exactly) */
 	bool		proven;			/* the score is the game's value, not an estimate */
 	Value		value;			/* utility per role, proven, mobility (-1: unknown) */
 	int			depth;			/* of the deepest iteration that valued it; MCTS: of its line */
