@@ -15,7 +15,7 @@
 # Usage: tools/c4_positions.sh [--check-initial]
 #   --check-initial also solves the empty board (the first player wins, only
 #   with the centre column; columns 3 and 5 draw).  Adds about 13 minutes.
-# Needs only a C compiler; does not touch PostgreSQL.  Takes about 4 minutes
+# Needs only a C compiler; does not touch PostgreSQL.  Takes about 5 minutes
 # on two cores and 2 GiB of memory.  The same seed gives the same file.
 set -euo pipefail
 

@@ -69,9 +69,9 @@ typedef struct SolvedMove
 	GameMove	move;
 	bool		ended;			/* the game ends with it: not for the solver */
 	bool		proven;			/* who wins */
-	bool		exact;			/* and how soon: the line is the whole game */
+	bool		exact;			/* and how soon, with the line to the end */
 	int32		score;			/* for the root's mover */
-	int			line_length;
+	int			line_length;	/* 0: no line to the end */
 	GameMove	line[SEARCH_MAX_PLY - 1];	/* after the move, to the end */
 } SolvedMove;
 
@@ -525,9 +525,10 @@ solve_root_move(Search *s, SolvedMove *sm, int role, GameSolveCall *call, Timest
 	tt_store(s->tt, gt_state_hash(game, child), GT_NO_MOVE, score_to_tt(score, 1), SEARCH_MAX_PLY,
 			 TT_EXACT, true);
 	sm->proven = true;
-	sm->exact = call->plies_exact;
 	sm->score = child_role == role ? score : -score;
-	sm->line_length = call->line_length;
+	/* A line the clock cut short is not yet the whole proof: the pass for how soon tries again. */
+	sm->exact = call->plies_exact && call->line_length == call->plies;
+	sm->line_length = sm->exact ? call->line_length : 0;
 }
 
 /*
@@ -537,10 +538,10 @@ solve_root_move(Search *s, SolvedMove *sm, int role, GameSolveCall *call, Timest
  * estimates (connect four after ten plies: proving every losing move
  * lost can take it most of a second, and the search, given the same
  * time, still picks one).  First who wins after each move, in rounds that
- * give every move still unknown twice the time of the last round (the
- * first an eighth of an even share), so that one hard move does not keep
- * the quick proofs from coming (the table the calls share keeps what a
- * call cut short found); then how soon and the line, winning moves first,
+ * share the time left evenly among the moves still unknown (what a move
+ * does not use goes to the next; the table the calls share keeps what a
+ * call cut short found), so that one hard move does not keep the quick
+ * proofs from coming; then how soon and the line, winning moves first,
  * with the time left.
  */
 static void
@@ -552,7 +553,6 @@ solve_root_moves(Search *s, const RootMove *moves, int n, int role)
 	TimestampTz in_reach = now + (s->limits->deadline - now) * 3 / 4;
 	GameSolveCall call = {0};
 	int			unknown = 0;
-	TimestampTz budget;
 
 	call.memory = s->limits->memory / 2;
 	call.max_line = SEARCH_MAX_PLY - 1;
@@ -566,21 +566,26 @@ solve_root_moves(Search *s, const RootMove *moves, int n, int role)
 		s->solved[i].ended = game->legal(game, s->states[1], s->moves[1]) == 0;
 		unknown += !s->solved[i].ended;
 	}
-	budget = Max((deadline - now) / (8 * Max(unknown, 1)), 1000);
-	while (unknown > 0 && (now = GetCurrentTimestamp()) < deadline)
+	while (unknown > 0 && GetCurrentTimestamp() < deadline)
 	{
-		for (int i = 0; i < n && now < deadline; i++, now = GetCurrentTimestamp())
+		int			left = unknown;
+		int			was_unknown = unknown;
+
+		for (int i = 0; i < n && (now = GetCurrentTimestamp()) < deadline; i++)
 		{
 			SolvedMove *sm = &s->solved[i];
 
 			if (sm->ended || sm->proven)
 				continue;
-			solve_root_move(s, sm, role, &call, Min(now + budget, deadline), false);
-			unknown -= sm->proven;
+			solve_root_move(s, sm, role, &call, now + (deadline - now) / left--, false);
 			if (sm->proven)
+			{
+				unknown--;
 				deadline = in_reach;
+			}
 		}
-		budget *= 2;
+		if (unknown == was_unknown)
+			break;				/* time left, and a round proved nothing: the solver declines */
 	}
 	for (int wins = 1; wins >= 0; wins--)
 		for (int i = 0; i < n && GetCurrentTimestamp() < deadline; i++)
@@ -609,7 +614,7 @@ take_solver_line(Search *s, RootMove *rm)
 		rm->pv[0] = rm->move;
 		memcpy(&rm->pv[1], sm->line, sm->line_length * sizeof(GameMove));
 		rm->pv_length = 1 + sm->line_length;
-		rm->depth = Max(rm->depth, rm->pv_length);
+		rm->depth = rm->pv_length;	/* how deep the proof goes, not the iteration */
 		return true;
 	}
 	return false;
