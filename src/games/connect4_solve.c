@@ -11,12 +11,13 @@
  * four are never tried and forced blocks are the only moves tried; the
  * others go by the threats they make, then centre first, and a move whose
  * position the table already bounds low enough cuts off before any is
- * searched (enhanced transposition cutoff).  A transposition
- * table keeps a lower or an upper bound per position, keyed by the position
- * (unique with the sentinel row), in the first SYMMETRY_DISCS plies by the
- * position or its mirror image, whichever key is smaller.  The table lives
- * in the caller's memory context (GameSolveCall.workspace): the calls of
- * one search share it, and it goes with the search.
+ * searched (enhanced transposition cutoff).  The transposition table keeps
+ * a lower or an upper bound per position, keyed by the position (unique
+ * with the sentinel row), in the first SYMMETRY_DISCS plies by the position
+ * or its mirror image, whichever key is smaller.  It lives in the caller's
+ * memory context (GameSolveCall.workspace): the calls of one search share
+ * it, and it goes with the search.  Once the score is exact, null windows
+ * at each move find the principal line to the end of the game.
  */
 #include "postgres.h"
 
@@ -26,7 +27,7 @@
 #include "utils/timestamp.h"
 
 #define CELLS (C4_COLS * C4_ROWS)
-/* Table entries: at most 2^MAX_TABLE_BITS (64 MB; more is slower, not faster). */
+/* Table entries: at most 2^MAX_TABLE_BITS, 64 MB (tools/c4solve ran slower with larger ones). */
 #define MAX_TABLE_BITS 23
 #define MIN_TABLE_BITS 16
 /* A position and its mirror image share an entry up to this many discs. */
