@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tools/c4_positions.sh: regenerates test/data/connect4_values.tsv, connect
 # four positions after 10 to 22 plies with the exact value of the position and
-# of each column for the side to move.
+# of each column for the side to move, and test/data/connect4_exact.tsv,
+# positions after 8, 12, 16 and 20 plies with exact scores (how soon the game
+# ends), for test/search_connect4.sql and bench/c4_solve.sh.
 #
 # Builds the project's own solver (tools/c4solve/c4solve.c) into a temporary
 # directory, checks it (positions whose values follow by hand, and positions
@@ -13,7 +15,7 @@
 # Usage: tools/c4_positions.sh [--check-initial]
 #   --check-initial also solves the empty board (the first player wins, only
 #   with the centre column; columns 3 and 5 draw).  Adds about 13 minutes.
-# Needs only a C compiler; does not touch PostgreSQL.  Takes about 4 minutes
+# Needs only a C compiler; does not touch PostgreSQL.  Takes about 5 minutes
 # on two cores and 2 GiB of memory.  The same seed gives the same file.
 set -euo pipefail
 
@@ -23,6 +25,9 @@ min_ply=10
 max_ply=22
 per_ply=120 # candidates per ply
 out=$root/test/data/connect4_values.tsv
+exact_out=$root/test/data/connect4_exact.tsv
+exact_plies="8 12 16 20"
+exact_per_ply=5
 
 check_initial=0
 case "${1:-}" in
@@ -152,3 +157,16 @@ awk -F'\t' '
 
 cp "$tmp/values.tsv" "$out"
 log "wrote ${out#"$root"/} in $((SECONDS - start)) s"
+
+# Exact scores (c4solve -e, Pascal Pons's convention: a win with the
+# winner's k-th disc scores 22 - k) of the first positions after each ply
+# count of random plausible games, a seed per ply count.
+log "solving $exact_per_ply positions after each of $exact_plies plies exactly"
+for p in $exact_plies; do
+	"$solver" -g $((seed + p)) $exact_per_ply "$p" "$p"
+done | "$solver" -e -m 24 | awk -F'\t' -v OFS='\t' '
+	BEGIN { print "moves", "plies", "score", "column_scores" }
+	$2 == "error" { exit 1 }
+	{ print $1, length($1), $4, $5 }' >"$tmp/exact.tsv"
+cp "$tmp/exact.tsv" "$exact_out"
+log "wrote ${exact_out#"$root"/} in $((SECONDS - start)) s"

@@ -47,8 +47,9 @@ gt_psql -q -d gametree_tap \
 	-c "CREATE TABLE public.reference_chess_mates (fen text, mate_in int, stockfish_bestmove text,
 	                                               mating_moves text, winning_moves text)" \
 	-c "CREATE TABLE public.reference_chess_avoid_mate (fen text, blundering_moves text, safe_moves_count int)" \
-	-c "CREATE TABLE public.reference_connect4_values (moves text, plies int, value text, column_values text)"
-for table in perft perft_move_rules positions chess_mates chess_avoid_mate connect4_values; do
+	-c "CREATE TABLE public.reference_connect4_values (moves text, plies int, value text, column_values text)" \
+	-c "CREATE TABLE public.reference_connect4_exact (moves text, plies int, score int, column_scores text)"
+for table in perft perft_move_rules positions chess_mates chess_avoid_mate connect4_values connect4_exact; do
 	gt_psql -q -d gametree_tap \
 		-c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
 done

@@ -53,6 +53,30 @@ typedef struct Fact Fact;
 
 typedef struct Game Game;
 
+/*
+ * One call of a game's exact solver (Game.solve): what the caller asks, the
+ * memory the solver keeps between the caller's calls, and what it proved.
+ */
+typedef struct GameSolveCall
+{
+	/* Set by the caller. */
+	TimestampTz deadline;		/* 0: none */
+	bool		exact;			/* also how long the game lasts, not only who wins */
+	Size		memory;			/* bytes the solver may allocate in CurrentMemoryContext */
+	void	   *workspace;		/* the solver's, NULL at first; lives as that context */
+	GameMove   *line;			/* room for max_line moves of the principal line */
+	int			max_line;
+
+	/* Set by the solver when it returns true. */
+	int			goals[GT_MAX_ROLES];	/* under perfect play */
+	int			plies;			/* how long the game then lasts: the winner's shortest win,
+								 * the loser's longest loss when plies_exact; otherwise the
+								 * length most favourable to the state's mover that the
+								 * solver could not rule out */
+	bool		plies_exact;
+	int			line_length;	/* moves of the principal line in line, 0 when not exact */
+} GameSolveCall;
+
 struct Game
 {
 	const char *name;			/* registry key: gametree.initial('name') */
@@ -123,14 +147,12 @@ struct Game
 	int			(*tactical) (const Game *game, const GameState *state, GameMove move);
 
 	/*
-	 * Optional, for search (may be NULL): the game's own exact solver.
-	 * Returns true when it proves the state's value before deadline (0:
-	 * none): goals[] under perfect play and how many plies the game then
-	 * lasts (the winner's shortest win, the loser's longest loss).  Search
-	 * gives it half its time to value the root's moves.
+	 * Optional, for search (may be NULL): the game's own exact solver, for
+	 * a state that is not terminal.  Returns true when it proves who wins
+	 * before call->deadline, filling call's results (GameSolveCall).
+	 * Search gives it half its time to value the root's moves.
 	 */
-	bool		(*solve) (const Game *game, const GameState *state, TimestampTz deadline,
-						  int *goals, int *plies);
+	bool		(*solve) (const Game *game, const GameState *state, GameSolveCall *call);
 
 	/*
 	 * Optional (may be NULL): perft with the game's own fast path (bulk

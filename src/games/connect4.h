@@ -32,8 +32,10 @@ typedef struct Connect4
  */
 extern uint64 c4_winning_cells(uint64 own, uint64 occupied);
 
-/* The solve hook (game.h): the exact value of a position, before deadline. */
-extern bool c4_solve(const Game *game, const GameState *state, TimestampTz deadline,
-					 int *goals, int *plies);
+/*
+ * The solve hook (game.h): who wins, and with call->exact how soon and the
+ * principal line, before call->deadline.
+ */
+extern bool c4_solve(const Game *game, const GameState *state, GameSolveCall *call);
 
 #endif

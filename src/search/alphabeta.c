@@ -62,9 +62,23 @@ typedef struct Search
 	int32		history[HISTORY_SIZE];
 	GameMove	pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int			pv_length[SEARCH_MAX_PLY];
+	struct SolvedMove *solved;	/* [nsolved]: the game's solver on the root's moves */
+	int			nsolved;
 	int64		nodes;
 	bool		stopped;
 } Search;
+
+/* What the game's solver proved of a root move (solve_root_moves). */
+typedef struct SolvedMove
+{
+	GameMove	move;
+	bool		ended;			/* the game ends with it: not for the solver */
+	bool		proven;			/* who wins */
+	bool		exact;			/* and how soon, with the line to the end */
+	int32		score;			/* for the root's mover */
+	int			line_length;	/* 0: no line to the end */
+	GameMove	line[SEARCH_MAX_PLY - 1];	/* after the move, to the end */
+} SolvedMove;
 
 bool
 search_alphabeta_applies(const Game *game, const GameState *state)
@@ -530,9 +544,49 @@ extend_pv(Search *s, RootMove *rm)
 }
 
 /*
+ * The game's solver on the root move sm, before deadline: who wins, or
+ * with exact also how soon and the line.  What it proves goes into the
+ * table as solved, so that the iterations take it as it is.
+ */
+static void
+solve_root_move(Search *s, SolvedMove *sm, int role, GameSolveCall *call, TimestampTz deadline,
+				bool exact)
+{
+	const Game *game = s->game;
+	GameState  *child = s->states[1];
+	int			child_role;
+	int32		score;
+
+	game->next(game, s->states[0], sm->move, child);
+	call->deadline = deadline;
+	call->exact = exact;
+	call->line = sm->line;
+	if (!game->solve(game, child, call))
+		return;
+	child_role = mover_of(s, child, 1 - role);
+	/* For the child's mover, at the ply from the root the search counts. */
+	score = goals_score(call->goals, child_role, 1 + call->plies);
+	tt_store(s->tt, gt_state_hash(game, child), GT_NO_MOVE, score_to_tt(score, 1), SEARCH_MAX_PLY,
+			 TT_EXACT, true);
+	sm->proven = true;
+	sm->score = child_role == role ? score : -score;
+	/* A line the clock cut short is not yet the whole proof: the pass for how soon tries again. */
+	sm->exact = call->plies_exact && call->line_length == call->plies;
+	sm->line_length = sm->exact ? call->line_length : 0;
+}
+
+/*
  * The game's exact solver values the root's moves within half the time
- * left; the values it proves go into the table as solved, so that the
- * iterations take them as they are.
+ * left, or three quarters once it has proven one: the position is then
+ * within its reach, and its values are exact where the search's are
+ * estimates (connect four after ten plies: proving every losing move
+ * lost can take it most of a second, and the search, given the same
+ * time, still picks one).  First who wins after each move, in rounds that
+ * share the time left evenly among the moves still unknown (what a move
+ * does not use goes to the next; the table the calls share keeps what a
+ * call cut short found), so that one hard move does not keep the quick
+ * proofs from coming; then how soon and the line, winning moves first,
+ * with the time left.
  */
 static void
 solve_root_moves(Search *s, const RootMove *moves, int n, int role)
@@ -540,26 +594,74 @@ solve_root_moves(Search *s, const RootMove *moves, int n, int role)
 	const Game *game = s->game;
 	TimestampTz now = GetCurrentTimestamp();
 	TimestampTz deadline = now + (s->limits->deadline - now) / 2;
-	GameState  *child = s->states[1];
+	TimestampTz in_reach = now + (s->limits->deadline - now) * 3 / 4;
+	GameSolveCall call = {0};
+	int			unknown = 0;
 
+	call.memory = s->limits->memory / 2;
+	call.max_line = SEARCH_MAX_PLY - 1;
+	s->solved = palloc0(n * sizeof(SolvedMove));
+	s->nsolved = n;
 	for (int i = 0; i < n; i++)
 	{
-		int			goals[GT_MAX_ROLES];
-		int			plies;
-		int			child_role;
-		int32		score;
-
-		game->next(game, s->states[0], moves[i].move, child);
-		if (game->legal(game, child, s->moves[1]) == 0)
-			continue;			/* the search sees the end itself */
-		if (!game->solve(game, child, deadline, goals, &plies))
-			return;
-		child_role = mover_of(s, child, 1 - role);
-		/* For the child's mover, at the ply from the root the search counts. */
-		score = goals_score(goals, child_role, 1 + plies);
-		tt_store(s->tt, gt_state_hash(game, child), GT_NO_MOVE, score_to_tt(score, 1), SEARCH_MAX_PLY,
-				 TT_EXACT, true);
+		s->solved[i].move = moves[i].move;
+		game->next(game, s->states[0], moves[i].move, s->states[1]);
+		/* The search sees the end itself. */
+		s->solved[i].ended = game->legal(game, s->states[1], s->moves[1]) == 0;
+		unknown += !s->solved[i].ended;
 	}
+	while (unknown > 0 && GetCurrentTimestamp() < deadline)
+	{
+		int			left = unknown;
+		int			was_unknown = unknown;
+
+		for (int i = 0; i < n && (now = GetCurrentTimestamp()) < deadline; i++)
+		{
+			SolvedMove *sm = &s->solved[i];
+
+			if (sm->ended || sm->proven)
+				continue;
+			solve_root_move(s, sm, role, &call, now + (deadline - now) / left--, false);
+			if (sm->proven)
+			{
+				unknown--;
+				deadline = in_reach;
+			}
+		}
+		if (unknown == was_unknown)
+			break;				/* time left, and a round proved nothing: the solver declines */
+	}
+	for (int wins = 1; wins >= 0; wins--)
+		for (int i = 0; i < n && GetCurrentTimestamp() < deadline; i++)
+		{
+			SolvedMove *sm = &s->solved[i];
+
+			if (sm->proven && !sm->exact && (sm->score > 0) == wins)
+				solve_root_move(s, sm, role, &call, deadline, true);
+		}
+}
+
+/*
+ * A root move the game's solver proved as the search values it: its line
+ * is the solver's principal line, as deep as the game lasts.
+ */
+static bool
+take_solver_line(Search *s, RootMove *rm)
+{
+	for (int i = 0; i < s->nsolved; i++)
+	{
+		const SolvedMove *sm = &s->solved[i];
+
+		if (sm->move != rm->move || !sm->exact || !rm->proven || sm->score != rm->score ||
+			sm->line_length == 0)
+			continue;
+		rm->pv[0] = rm->move;
+		memcpy(&rm->pv[1], sm->line, sm->line_length * sizeof(GameMove));
+		rm->pv_length = 1 + sm->line_length;
+		rm->depth = rm->pv_length;	/* how deep the proof goes, not the iteration */
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -750,7 +852,8 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	{
 		if (moves[i].depth > 0)
 		{
-			extend_pv(s, &moves[i]);
+			if (!take_solver_line(s, &moves[i]))
+				extend_pv(s, &moves[i]);
 			root_value(s, &moves[i], role);
 		}
 		else
