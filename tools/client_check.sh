@@ -222,6 +222,8 @@ cp "$WORK/out" "$WORK/ttt.dot"
 check "show: DOT, one node a state within 2 plies, one edge a move" \
 	eval 'status_is 0 && has "^digraph \"ttt\" \{" && [ "$(grep -c "\[label=\"[XO.]\{3\}\\\\n" "$WORK/ttt.dot")" -eq 82 ] &&
 	      [ "$(grep -c -- " -> " "$WORK/ttt.dot")" -eq 81 ] && grep -q "label=\"2,2\"" "$WORK/ttt.dot"'
+check "show: the legend names the colours, not a role (no fill: not proven)" \
+	eval 'grep -q "orange: oplayer wins, no fill: not proven; dashed" "$WORK/ttt.dot" && ! grep -q "white: not proven" "$WORK/ttt.dot"'
 check "show: node colours by proven result (the root a draw, grey)" \
 	eval 'grep -qE "^  \"s$(q "SELECT root_id FROM gametree.trees WHERE name = '"'ttt'"'")\" .*fillcolor=\"#d9d9d9\"" "$WORK/ttt.dot"'
 if command -v dot >/dev/null; then
