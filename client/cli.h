@@ -23,6 +23,7 @@ typedef enum OptionId
 	OPT_AS,
 	OPT_ROOT,
 	OPT_FORMAT,
+	OPT_RECORD,
 	N_OPTIONS
 } OptionId;
 

@@ -56,6 +56,7 @@ static const struct option long_options[] = {
 	{"as", required_argument, NULL, OPT_COMMAND + OPT_AS},
 	{"root", required_argument, NULL, OPT_COMMAND + OPT_ROOT},
 	{"format", required_argument, NULL, OPT_COMMAND + OPT_FORMAT},
+	{"record", required_argument, NULL, OPT_COMMAND + OPT_RECORD},
 	{NULL, 0, NULL, 0}
 };
 
