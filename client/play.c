@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -343,7 +344,12 @@ write_record(Play *play, const char *result, FILE *out)
 		numbered_from_second = fields ? fields[1] == 'b' : fen[0] == 'W';
 		if (fields && last && atoi(last + 1) > 0)
 			turn = atoi(last + 1);
-		fprintf(out, "[Event \"gametree play\"]\n[Site \"?\"]\n[Round \"-\"]\n%s", format->tags);
+		time_t		now = time(NULL);
+		char		date[16] = "????.??.??";
+
+		strftime(date, sizeof date, "%Y.%m.%d", localtime(&now));
+		fprintf(out, "[Event \"gametree play\"]\n[Site \"?\"]\n[Date \"%s\"]\n[Round \"-\"]\n%s",
+				date, format->tags);
 		for (int r = 0; r < play->game.nroles; r++)
 			fprintf(out, "[%c%s \"%s\"]\n", play->game.roles[r][0] - 'a' + 'A', play->game.roles[r] + 1,
 					r == play->human ? "you" : "gametree");

@@ -293,6 +293,28 @@ check "play from a pipe: the engine opens, lines echoed, quit ends with exit 0" 
 RC=$?
 check "play: a 2 KB line is refused whole, not played as its first part" \
 	eval 'status_is 0 && has "^not a move: \"1 1 +9\"" && ! has "plays" && has "^game abandoned$"'
+# Chess in SAN; the record at the end (PGN), in --record's file too
+"$CLIENT" play chess --time none --depth 1 --record "$WORK/game.pgn" <<<$'e4\nNf3\nBc4\nquit' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play chess: moves typed in SAN, the engine's moves in SAN" \
+	eval 'status_is 0 && has "^your move \(white\): Nf3$" && has "^black plays ([NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h][1-8]|[a-h]x[a-h][1-8])[+#]?$" && ! has "refused: illegal chess move \"(e4|Nf3)\""'
+check "play: the game's record at the end, PGN for chess, an abandoned game's result *" \
+	eval 'has "^\[Event \"gametree play\"\]$" && has "^\[White \"you\"\]$" && has "^\[Black \"gametree\"\]$" &&
+	      has "^\[Result \"\*\"\]$" && has "^\[Date \"[0-9]{4}\.[0-9]{2}\.[0-9]{2}\"\]$" && has "^1\. e4 [^ ]+ 2\. Nf3 [^ ]+ (3\. Bc4 [^ ]+ )?\*$"'
+check "play --record FILE: the same record in the file" \
+	eval '[ "$(sed -n "/^\[Event/,\$p" "$WORK/out")" = "$(cat "$WORK/game.pgn")" ]'
+"$CLIENT" play chess --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - -' --time none --depth 1 <<<'Ra8#' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play from a 4-field FEN to a mate: the record has its FEN, the mate and 1-0" \
+	eval 'status_is 0 && has "^\[Result \"1-0\"\]$" && has "^\[SetUp \"1\"\]$" &&
+	      has "^\[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"\]$" && has "^1\. Ra8# 1-0$"'
+"$CLIENT" play checkers --as white --time none --depth 1 <<<$'23-18\nquit' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play checkers: PDN, the engine (black) first: GameType 21, 1. its move, then yours" \
+	eval 'status_is 0 && has "^\[GameType \"21\"\]$" && has "^\[Black \"gametree\"\]$" && has "^1\. [0-9]+-[0-9]+ [0-9]+-[0-9]+( 2\. [0-9]+-[0-9]+)? \*$"'
+run play chess --record "$WORK/nowhere/game.pgn"
+check "play --record to a directory that does not exist: exit 2 before the game" \
+	eval 'status_is 2 && lines_err 1 && has_err "cannot write the record to" && ! has "your move"'
 run play tictactoe --as nobody
 check "play --as an unknown role: exit 2" eval 'status_is 2 && lines_err 1 && has_err "has no role \"nobody\""'
 
