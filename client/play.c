@@ -331,7 +331,7 @@ write_record(Play *play, const char *result, FILE *out)
 		return false;
 	if (format == NULL)
 	{
-		fprintf(out, "%s\n", PQgetvalue(res, 0, 0));
+		fprintf(out, "moves: %s\n", PQgetvalue(res, 0, 0));
 		PQclear(res);
 		return true;
 	}
