@@ -311,3 +311,10 @@ AS 'MODULE_PATHNAME', 'gametree_unload_game'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.unload_game(text) IS
 'Removes a game loaded from GDL; refused while a tree uses it, and to roles other than the one that loaded it (or a superuser)';
+
+CREATE FUNCTION @extschema@.notation(game text, state jsonb, moves jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_notation'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.notation(text, jsonb, jsonb) IS
+'A line of moves from state (a JSON array, each move in any form next() takes, such as analyse''s pv) in the game''s notation, separated by blanks: SAN for chess (e4 e5 Nf3), PDN for checkers (11-15), the column for connect four, row,column for tic-tac-toe, the action as JSON for games from GDL';

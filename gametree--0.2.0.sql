@@ -79,6 +79,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.board(text, jsonb) IS
 'A picture of the position, for psql';
 
+CREATE FUNCTION @extschema@.notation(game text, state jsonb, moves jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_notation'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.notation(text, jsonb, jsonb) IS
+'A line of moves from state (a JSON array, each move in any form next() takes, such as analyse''s pv) in the game''s notation, separated by blanks: SAN for chess (e4 e5 Nf3), PDN for checkers (11-15), the column for connect four, row,column for tic-tac-toe, the action as JSON for games from GDL';
+
 CREATE FUNCTION @extschema@.state_hash(game text, state jsonb)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_state_hash'

@@ -23,6 +23,7 @@ typedef enum OptionId
 	OPT_AS,
 	OPT_ROOT,
 	OPT_FORMAT,
+	OPT_RECORD,
 	N_OPTIONS
 } OptionId;
 
@@ -57,6 +58,8 @@ extern const Command cmd_grow;
 extern const Command cmd_play;
 extern const Command cmd_show;
 extern const Command cmd_uci;
+extern const Command cmd_load;
+extern const Command cmd_unload;
 
 /*
  * The position of --state, --fen or the game's initial state, as SQL with

@@ -4,7 +4,9 @@
  * libpq does most of the work (PG* variables, service files, .pgpass,
  * connection strings in -d).  What is added: the private cluster that
  * tools/demo.sh runs inside the checkout is the default when nothing names
- * a server, so that `gametree list` works there as `tools/psql.sh` does; a
+ * a server, so that `gametree list` works there as `tools/psql.sh` does
+ * (found at run time from the file .gametree-cluster that tools/lib.sh
+ * writes, see cluster_resolve); a
  * password prompt like psql's; and server notices kept off the terminal
  * (grow raises one a second), warnings excepted.
  */
@@ -14,19 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <termios.h>
 
 #include "report.h"
 #include "util.h"
 
-#ifndef GAMETREE_SOURCE_DIR
-#error "GAMETREE_SOURCE_DIR must name the checkout (client/Makefile sets it)"
-#endif
-
-/* The private cluster's defaults, as tools/lib.sh starts it. */
-#define CLUSTER_PORT "5439"
-#define CLUSTER_USER "postgres"
-#define CLUSTER_DBNAME "gametree"
+/* The file tools/lib.sh writes into a checkout when it starts its cluster. */
+#define CLUSTER_FILE ".gametree-cluster"
 
 static bool
 env_set(const char *name)
@@ -36,26 +33,160 @@ env_set(const char *name)
 	return value != NULL && value[0] != '\0';
 }
 
-/*
- * The private cluster's socket directory, when nothing names a server (no
- * -h, -p or -d, no PGHOST, PGHOSTADDR, PGPORT, PGDATABASE or PGSERVICE)
- * and the cluster is running: its socket file exists.
- */
+/* Whether -h, -p or -d, or PGHOST, PGHOSTADDR, PGPORT, PGDATABASE or PGSERVICE say where to connect. */
 static bool
-private_cluster(const ConnOptions *opts, char *dir, size_t dirlen, const char **port)
+server_named(const ConnOptions *opts)
 {
-	char		socket[4096];
+	return opts->host || opts->port || opts->dbname ||
+		env_set("PGHOST") || env_set("PGHOSTADDR") || env_set("PGPORT") ||
+		env_set("PGDATABASE") || env_set("PGSERVICE");
+}
+
+static bool
+is_file(const char *path)
+{
 	struct stat st;
 
-	if (opts->host || opts->port || opts->dbname ||
-		env_set("PGHOST") || env_set("PGHOSTADDR") || env_set("PGPORT") ||
-		env_set("PGDATABASE") || env_set("PGSERVICE"))
-		return false;
-	*port = env_set("GAMETREE_PORT") ? getenv("GAMETREE_PORT") : CLUSTER_PORT;
-	if (snprintf(dir, dirlen, "%s/.cluster/socket", GAMETREE_SOURCE_DIR) >= (int) dirlen ||
-		snprintf(socket, sizeof socket, "%s/.s.PGSQL.%s", dir, *port) >= (int) sizeof socket)
-		return false;
-	return stat(socket, &st) == 0 && S_ISSOCK(st.st_mode);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The private cluster's file, found at run time (never a path built in, so
+ * that whichever checkout installed the binary last does not decide):
+ * $GAMETREE_CLUSTER (the file, or a checkout holding it), else the nearest
+ * .gametree-cluster in the current directory or above it, as git finds its
+ * repository.  Empty when there is none.
+ */
+static void
+find_cluster_file(char *path, size_t len)
+{
+	const char *env = getenv("GAMETREE_CLUSTER");
+	char		dir[4096];
+	char	   *slash;
+
+	path[0] = '\0';
+	if (env_set("GAMETREE_CLUSTER"))
+	{
+		if (is_file(env))
+			snprintf(path, len, "%s", env);
+		else if (snprintf(path, len, "%s/%s", env, CLUSTER_FILE) >= (int) len)
+			path[0] = '\0';
+		return;					/* an explicit choice: not found is reported, not searched around */
+	}
+	if (getcwd(dir, sizeof dir) == NULL)
+		return;
+	for (;;)
+	{
+		if (snprintf(path, len, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, CLUSTER_FILE) < (int) len &&
+			is_file(path))
+			return;
+		slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0)
+			break;
+		if (slash == dir)
+			slash[1] = '\0';	/* the root */
+		else
+			*slash = '\0';
+	}
+	path[0] = '\0';
+}
+
+/* The connection string on the first line of a file, parsed by libpq; NULL when it cannot be. */
+static PQconninfoOption *
+read_conninfo(const char *path)
+{
+	FILE	   *in = is_file(path) ? fopen(path, "r") : NULL;
+	StrBuf		line;
+	PQconninfoOption *options;
+
+	if (in == NULL)
+		return NULL;
+	sb_init(&line);
+	sb_getline(&line, in);
+	fclose(in);
+	options = PQconninfoParse(line.data, NULL);
+	sb_free(&line);
+	return options;
+}
+
+void
+cluster_resolve(const ConnOptions *opts, Cluster *cluster)
+{
+	PQconninfoOption *options;
+	char	   *slash;
+	char		socket[4200];
+	struct stat st;
+
+	memset(cluster, 0, sizeof *cluster);
+	if (server_named(opts))
+	{
+		cluster->state = CLUSTER_NOT_WANTED;
+		return;
+	}
+	find_cluster_file(cluster->file, sizeof cluster->file);
+	if (cluster->file[0] == '\0')
+	{
+		cluster->state = CLUSTER_NONE;
+		return;
+	}
+	snprintf(cluster->checkout, sizeof cluster->checkout, "%s", cluster->file);
+	slash = strrchr(cluster->checkout, '/');
+	if (slash)
+		*slash = '\0';
+	cluster->state = CLUSTER_UNREADABLE;
+	options = read_conninfo(cluster->file);
+	if (options == NULL)
+		return;
+	for (PQconninfoOption *o = options; o->keyword; o++)
+	{
+		char	   *to = NULL;
+		size_t		to_len = 0;
+
+		if (o->val == NULL)
+			continue;
+		if (strcmp(o->keyword, "host") == 0)
+			to = cluster->host, to_len = sizeof cluster->host;
+		else if (strcmp(o->keyword, "port") == 0)
+			to = cluster->port, to_len = sizeof cluster->port;
+		else if (strcmp(o->keyword, "user") == 0)
+			to = cluster->user, to_len = sizeof cluster->user;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			to = cluster->dbname, to_len = sizeof cluster->dbname;
+		if (to)
+			snprintf(to, to_len, "%s", o->val);
+	}
+	PQconninfoFree(options);
+	if (cluster->host[0] != '/' || cluster->port[0] == '\0')
+		return;					/* a socket directory and a port are what the tools write */
+	snprintf(socket, sizeof socket, "%s/.s.PGSQL.%s", cluster->host, cluster->port);
+	cluster->state = stat(socket, &st) == 0 && S_ISSOCK(st.st_mode) ? CLUSTER_RUNNING : CLUSTER_STOPPED;
+}
+
+void
+cluster_describe(const Cluster *cluster, FILE *out)
+{
+	switch (cluster->state)
+	{
+		case CLUSTER_NOT_WANTED:
+			fprintf(out, "Here: where the options or PG* variables say.\n");
+			break;
+		case CLUSTER_NONE:
+			fprintf(out, "Here: no private cluster (no " CLUSTER_FILE " in the current directory or\n"
+					"above it, GAMETREE_CLUSTER unset), so libpq's defaults.\n");
+			break;
+		case CLUSTER_UNREADABLE:
+			fprintf(out, "Here: %s names no socket directory and port,\n"
+					"so libpq's defaults.\n", cluster->file);
+			break;
+		case CLUSTER_RUNNING:
+		case CLUSTER_STOPPED:
+			fprintf(out, "Here: the private cluster of %s (%s),\n"
+					"socket directory %s, port %s, database %s, user %s.\n",
+					cluster->checkout, cluster->state == CLUSTER_RUNNING ? "running" : "not running",
+					cluster->host, cluster->port, cluster->dbname[0] ? cluster->dbname : "(the user's)",
+					cluster->user[0] ? cluster->user : "(the login's)");
+			break;
+	}
 }
 
 /*
@@ -108,26 +239,25 @@ on_notice(void *arg, const PGresult *res)
 }
 
 static PGconn *
-connect_once(const ConnOptions *opts)
+connect_once(const ConnOptions *opts, const Cluster *cluster)
 {
-	char		dir[4096];
-	const char *cluster_port;
-	bool		cluster = private_cluster(opts, dir, sizeof dir, &cluster_port);
+	bool		private = cluster->state == CLUSTER_RUNNING;
 	const char *keywords[8];
 	const char *values[8];
 	int			n = 0;
 
 	/* dbname after host and port: a connection string in -d overrides them, as in psql */
 	keywords[n] = "host";
-	values[n++] = cluster ? dir : opts->host;
+	values[n++] = private ? cluster->host : opts->host;
 	keywords[n] = "port";
-	values[n++] = cluster ? cluster_port : opts->port;
+	values[n++] = private ? cluster->port : opts->port;
 	keywords[n] = "user";
-	values[n++] = opts->user ? opts->user : (cluster && !env_set("PGUSER") ? CLUSTER_USER : NULL);
+	values[n++] = opts->user ? opts->user :
+		(private && cluster->user[0] && !env_set("PGUSER") ? cluster->user : NULL);
 	keywords[n] = "password";
 	values[n++] = opts->password;
 	keywords[n] = "dbname";
-	values[n++] = cluster ? CLUSTER_DBNAME : opts->dbname;
+	values[n++] = private && cluster->dbname[0] ? cluster->dbname : opts->dbname;
 	keywords[n] = "fallback_application_name";
 	values[n++] = "gametree";
 	keywords[n] = NULL;
@@ -139,20 +269,33 @@ PGconn *
 db_connect(ConnOptions *opts)
 {
 	PGconn	   *conn;
+	Cluster		cluster;
 
+	cluster_resolve(opts, &cluster);
+	if (cluster.state == CLUSTER_STOPPED)
+	{
+		report("the private cluster of %s is not running (no socket %s/.s.PGSQL.%s)",
+			   cluster.checkout, cluster.host, cluster.port);
+		fprintf(stderr, "HINT:  Start it with %s/tools/psql.sh (or tools/demo.sh), or say where to "
+				"connect with -h, -p, -d or PGHOST.\n", cluster.checkout);
+		return NULL;
+	}
 	if (opts->password_mode == PASSWORD_PROMPT && opts->password == NULL)
 		opts->password = prompt_password();
-	conn = connect_once(opts);
+	conn = connect_once(opts, &cluster);
 	if (PQstatus(conn) == CONNECTION_BAD && PQconnectionNeedsPassword(conn) &&
 		opts->password == NULL && opts->password_mode != PASSWORD_NEVER)
 	{
 		PQfinish(conn);
 		opts->password = prompt_password();
-		conn = connect_once(opts);
+		conn = connect_once(opts, &cluster);
 	}
 	if (PQstatus(conn) == CONNECTION_BAD)
 	{
 		report_conn(conn);
+		if (cluster.state == CLUSTER_NONE || cluster.state == CLUSTER_UNREADABLE)
+			fprintf(stderr, "HINT:  No private cluster was found (gametree --help says where it looks); "
+					"inside a checkout, tools/psql.sh starts one. Else say where to connect with -h, -p, -d or PGHOST.\n");
 		PQfinish(conn);
 		return NULL;
 	}

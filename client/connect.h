@@ -8,6 +8,7 @@
 
 #include <libpq-fe.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef enum PasswordMode
 {
@@ -25,6 +26,31 @@ typedef struct ConnOptions
 	PasswordMode password_mode;
 	char	   *password;		/* typed at the prompt, reused by later connections */
 } ConnOptions;
+
+/* Where the private cluster is, as cluster_resolve finds it at run time. */
+typedef enum ClusterState
+{
+	CLUSTER_NOT_WANTED,			/* options or PG* variables name a server */
+	CLUSTER_NONE,				/* no .gametree-cluster found */
+	CLUSTER_UNREADABLE,			/* found, but it names no socket directory and port */
+	CLUSTER_STOPPED,			/* found, its socket missing */
+	CLUSTER_RUNNING
+} ClusterState;
+
+typedef struct Cluster
+{
+	ClusterState state;
+	char		file[4096];		/* the .gametree-cluster read */
+	char		checkout[4096];	/* its directory */
+	char		host[1024];		/* the connection it gives */
+	char		port[32];
+	char		user[256];
+	char		dbname[256];
+} Cluster;
+
+void		cluster_resolve(const ConnOptions *opts, Cluster *cluster);
+/* Says which server gametree would use here, for --help. */
+void		cluster_describe(const Cluster *cluster, FILE *out);
 
 PGconn	   *db_connect(ConnOptions *opts);
 bool		db_check_extension(PGconn *conn);

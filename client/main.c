@@ -25,7 +25,7 @@
 
 static const Command *const commands[] = {
 	&cmd_list, &cmd_new, &cmd_drop, &cmd_stats, &cmd_best, &cmd_analyse, &cmd_grow,
-	&cmd_play, &cmd_show, &cmd_uci
+	&cmd_play, &cmd_show, &cmd_uci, &cmd_load, &cmd_unload
 };
 
 #define N_COMMANDS ((int) (sizeof commands / sizeof commands[0]))
@@ -56,6 +56,7 @@ static const struct option long_options[] = {
 	{"as", required_argument, NULL, OPT_COMMAND + OPT_AS},
 	{"root", required_argument, NULL, OPT_COMMAND + OPT_ROOT},
 	{"format", required_argument, NULL, OPT_COMMAND + OPT_FORMAT},
+	{"record", required_argument, NULL, OPT_COMMAND + OPT_RECORD},
 	{NULL, 0, NULL, 0}
 };
 
@@ -70,9 +71,10 @@ static const char connection_help[] =
 "\n"
 "The PG* environment variables apply as in psql.  When neither options nor\n"
 "PGHOST, PGHOSTADDR, PGPORT, PGDATABASE or PGSERVICE say where to connect,\n"
-"and the checkout's private cluster runs (tools/demo.sh), gametree uses it:\n"
-"  socket directory " GAMETREE_SOURCE_DIR "/.cluster/socket,\n"
-"  port 5439 (or $GAMETREE_PORT), database gametree, user postgres.\n";
+"gametree uses a checkout's private cluster (tools/psql.sh starts it), as\n"
+"the file .gametree-cluster that the checkout's tools write describes it:\n"
+"the file $GAMETREE_CLUSTER (or $GAMETREE_CLUSTER/.gametree-cluster), else\n"
+"the nearest .gametree-cluster in the current directory or above it.\n";
 
 static const char exit_help[] =
 "Exit status: 0 done, 1 the command failed, 2 a usage or connection problem.\n";
@@ -87,8 +89,10 @@ option_name(int id)
 }
 
 static void
-print_help(void)
+print_help(const ConnOptions *conn)
 {
+	Cluster		cluster;
+
 	printf("gametree grows, stores and searches game trees in PostgreSQL (the gametree extension).\n\n"
 		   "Usage: gametree [OPTION]... COMMAND [ARG]...\n\nCommands:\n");
 	for (int i = 0; i < N_COMMANDS; i++)
@@ -96,14 +100,22 @@ print_help(void)
 	printf("\n'gametree COMMAND --help' describes a command.\n\n%s\n"
 		   "Other options:\n"
 		   "  --help       show this help\n"
-		   "  --version    show the version\n\n%s", connection_help, exit_help);
+		   "  --version    show the version\n\n", connection_help);
+	cluster_resolve(conn, &cluster);
+	cluster_describe(&cluster, stdout);
+	printf("\n%s", exit_help);
 }
 
 static void
-print_command_help(const Command *cmd)
+print_command_help(const Command *cmd, const ConnOptions *conn)
 {
-	printf("Usage: gametree %s%s%s [CONNECTION OPTION]...\n\n%s\n%s\n%s",
-		   cmd->name, cmd->args[0] ? " " : "", cmd->args, cmd->help, connection_help, exit_help);
+	Cluster		cluster;
+
+	printf("Usage: gametree %s%s%s [CONNECTION OPTION]...\n\n%s\n%s",
+		   cmd->name, cmd->args[0] ? " " : "", cmd->args, cmd->help, connection_help);
+	cluster_resolve(conn, &cluster);
+	cluster_describe(&cluster, stdout);
+	printf("\n%s", exit_help);
 }
 
 static int
@@ -255,9 +267,9 @@ main(int argc, char **argv)
 	if (help)
 	{
 		if (cmd)
-			print_command_help(cmd);
+			print_command_help(cmd, &args.conn);
 		else
-			print_help();
+			print_help(&args.conn);
 		return 0;
 	}
 	if (!cmd)

@@ -136,6 +136,22 @@ parse_uci(const char *text, StrBuf *json)
 	return true;
 }
 
+/*
+ * Chess in SAN (e4, Nf3, exd5, O-O, e8=Q, Qxf7#): the text as a JSON
+ * string, which next() reads against the position's legal moves (only the
+ * server knows them); here only what SAN is made of is let through.
+ */
+static bool
+parse_san(const char *text, StrBuf *json)
+{
+	size_t		len = strlen(text);
+
+	if (len < 2 || len > 12 || strspn(text, "abcdefgh12345678NBRQKxO0-=+#!?") != len)
+		return false;
+	sb_printf(json, "\"%s\"", text);
+	return true;
+}
+
 /* Checkers in PDN: 11-15, 22x15x8 (or the short 22x8), as the JSON string next() takes. */
 static bool
 parse_pdn(const char *text, StrBuf *json)
@@ -212,8 +228,10 @@ parse_move(const char *game, const char *text, StrBuf *json, const char **expect
 	}
 	if (strcmp(game, "chess") == 0)
 	{
-		*expected = "a move in UCI notation, such as e2e4 or e7e8q";
-		return parse_uci(text, json);
+		*expected = "a move in SAN or UCI, such as Nf3, exd5, O-O, e8=Q or e2e4";
+		if (parse_uci(text, json))
+			return true;
+		return parse_san(text, json);
 	}
 	if (strcmp(game, "checkers") == 0)
 	{

@@ -13,9 +13,11 @@
  * terminal or fed from a pipe; when the input is not a terminal, each line read is echoed
  * after its prompt, so that the transcript reads as a game.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -33,6 +35,7 @@ typedef struct Position
 	char	   *control;		/* the role to move; NULL when the game is over */
 	char	   *board;			/* gametree.board's picture */
 	bool		terminal;
+	char	   *move;			/* JSON of the move that led here; NULL at the start */
 } Position;
 
 typedef struct Play
@@ -49,6 +52,7 @@ typedef struct Play
 	int			cap;
 	bool		echo;			/* the input is not a terminal: echo what is read */
 	bool		tty;			/* stdout is a terminal */
+	FILE	   *record;			/* --record: where the game's record goes at the end */
 } Play;
 
 /* The columns of a position, from the state s of the FROM clause; $1 is the game. */
@@ -61,6 +65,7 @@ position_free(Position *pos)
 	free(pos->state);
 	free(pos->control);
 	free(pos->board);
+	free(pos->move);
 }
 
 static void
@@ -78,6 +83,7 @@ push_position(Play *play, const PGresult *res)
 	pos->control = PQgetisnull(res, 0, 1) ? NULL : xstrdup(PQgetvalue(res, 0, 1));
 	pos->terminal = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
 	pos->board = xstrdup(PQgetvalue(res, 0, 3));
+	pos->move = NULL;
 }
 
 static Position *
@@ -115,6 +121,7 @@ play_move(Play *play, const char *move)
 	if (res)
 	{
 		push_position(play, res);
+		current(play)->move = xstrdup(move);
 		PQclear(res);
 		return 1;
 	}
@@ -142,8 +149,6 @@ engine_move(Play *play)
 	const char *params[6] = {play->game.name, current(play)->state, play->time,
 		play->args->opt[OPT_DEPTH], play->args->opt[OPT_METHOD] ? play->args->opt[OPT_METHOD] : "auto", NULL};
 	PGresult   *res;
-	json_object *move;
-	StrBuf		text;
 	bool		ok;
 
 	if (play->has_tree)
@@ -160,7 +165,8 @@ engine_move(Play *play)
 		printf("%s is thinking...", role);
 		fflush(stdout);
 	}
-	res = db_query(play->conn, "SELECT gametree.bestmove($1, $2::jsonb, $3::interval, $4::integer, $5, $6)",
+	res = db_query(play->conn, "SELECT m, gametree.notation($1, $2::jsonb, jsonb_build_array(m)) "
+				   "FROM (SELECT gametree.bestmove($1, $2::jsonb, $3::interval, $4::integer, $5, $6) AS m OFFSET 0) b",
 				   6, params);
 	if (play->tty)
 	{
@@ -169,14 +175,9 @@ engine_move(Play *play)
 	}
 	if (!res)
 		return false;
-	move = json_tokener_parse(PQgetvalue(res, 0, 0));
-	sb_init(&text);
-	move_notation(play->game.name, move, &text);
-	printf("%s plays %s\n", role, text.data);
+	printf("%s plays %s\n", role, PQgetvalue(res, 0, 1));
 	fflush(stdout);
 	ok = play_move(play, PQgetvalue(res, 0, 0)) == 1;
-	sb_free(&text);
-	json_object_put(move);
 	PQclear(res);
 	return ok;
 }
@@ -186,23 +187,13 @@ static bool
 print_moves(Play *play)
 {
 	const char *params[2] = {play->game.name, current(play)->state};
-	PGresult   *res = db_query(play->conn, "SELECT m FROM gametree.legal($1, $2::jsonb) m", 2, params);
-	StrBuf		line;
+	PGresult   *res = db_query(play->conn, "SELECT string_agg(gametree.notation($1, $2::jsonb, jsonb_build_array(m)), ' ') "
+							   "FROM gametree.legal($1, $2::jsonb) m", 2, params);
 
 	if (!res)
 		return false;
-	sb_init(&line);
-	for (int row = 0; row < PQntuples(res); row++)
-	{
-		json_object *move = json_tokener_parse(PQgetvalue(res, row, 0));
-
-		sb_append(&line, row ? " " : "legal moves: ");
-		move_notation(play->game.name, move, &line);
-		json_object_put(move);
-	}
-	printf("%s\n", line.data);
+	printf("legal moves: %s\n", PQgetvalue(res, 0, 0));
 	fflush(stdout);
-	sb_free(&line);
 	PQclear(res);
 	return true;
 }
@@ -226,10 +217,13 @@ undo(Play *play)
 	fflush(stdout);
 }
 
-/* The goals at the end, per role, and who won. */
+static bool end_record(Play *play, const char *result);
+
+/* The goals at the end, per role, and who won; then the record. */
 static bool
 print_result(Play *play)
 {
+	const char *pgn;
 	const char *params[2] = {play->game.name, current(play)->state};
 	PGresult   *res = db_query(play->conn, "SELECT gametree.goal($1, $2::jsonb)", 2, params);
 	json_object *goal;
@@ -279,9 +273,137 @@ print_result(Play *play)
 		sb_append(&line, mine == best ? " (you win)" : " (you lose)");
 	printf("%s\n", line.data);
 	fflush(stdout);
+	/* PGN's results, the first role's score first */
+	pgn = best == worst ? "1/2-1/2" : nbest > 1 ? "*" : winner == play->game.roles[0] ? "1-0" : "0-1";
 	sb_free(&line);
 	json_object_put(goal);
 	PQclear(res);
+	return end_record(play, pgn);
+}
+
+/*
+ * The record of the game: PGN for chess, PDN for checkers (tags, then the
+ * moves numbered by turns, in the notation gametree.notation gives), the
+ * moves alone for other games.  result is the PGN result ("1-0": the first
+ * role won; "*" while the game goes on).
+ */
+typedef struct RecordFormat
+{
+	const char *game;
+	const char *tags;			/* tags of the format itself */
+} RecordFormat;
+
+static const RecordFormat record_formats[] = {
+	{"chess", ""},
+	{"checkers", "[GameType \"21\"]\n"},	/* PDN's code of English draughts */
+};
+
+static bool
+write_record(Play *play, const char *result, FILE *out)
+{
+	const RecordFormat *format = NULL;
+	StrBuf		moves;
+	const char *params[3];
+	PGresult   *res;
+	int			turn = 1;
+	int			column = 0;
+	bool		numbered_from_second = false;
+	char	   *text;
+
+	for (size_t i = 0; i < sizeof record_formats / sizeof record_formats[0]; i++)
+		if (strcmp(record_formats[i].game, play->game.name) == 0)
+			format = &record_formats[i];
+	sb_init(&moves);
+	sb_append(&moves, "[");
+	for (int i = 1; i < play->n; i++)
+		sb_printf(&moves, "%s%s", i > 1 ? ", " : "", play->history[i].move);
+	sb_append(&moves, "]");
+	params[0] = play->game.name;
+	params[1] = play->history[0].state;
+	params[2] = moves.data;
+	/* the FEN of the start, for its side to move and move number, and a FEN tag when it is not the usual start */
+	res = db_query(play->conn, format ?
+				   "SELECT gametree.notation($1, $2::jsonb, $3::jsonb), gametree.to_fen($1, $2::jsonb), "
+				   "$2::jsonb = gametree.initial($1)" :
+				   "SELECT gametree.notation($1, $2::jsonb, $3::jsonb), NULL, true", 3, params);
+	sb_free(&moves);
+	if (!res)
+		return false;
+	if (format == NULL)
+	{
+		fprintf(out, "moves: %s\n", PQgetvalue(res, 0, 0));
+		PQclear(res);
+		return true;
+	}
+	{
+		const char *fen = PQgetvalue(res, 0, 1);
+		const char *fields = strchr(fen, ' ');
+		const char *last = strrchr(fen, ' ');
+
+		/* chess: "... w KQkq - 0 12"; checkers' PDN FEN "B:W...": the side first */
+		numbered_from_second = fields ? fields[1] == 'b' : fen[0] == 'W';
+		if (fields && last && atoi(last + 1) > 0)
+			turn = atoi(last + 1);
+		time_t		now = time(NULL);
+		char		date[16] = "????.??.??";
+
+		strftime(date, sizeof date, "%Y.%m.%d", localtime(&now));
+		fprintf(out, "[Event \"gametree play\"]\n[Site \"?\"]\n[Date \"%s\"]\n[Round \"-\"]\n%s",
+				date, format->tags);
+		for (int r = 0; r < play->game.nroles; r++)
+			fprintf(out, "[%c%s \"%s\"]\n", play->game.roles[r][0] - 'a' + 'A', play->game.roles[r] + 1,
+					r == play->human ? "you" : "gametree");
+		fprintf(out, "[Result \"%s\"]\n", result);
+		if (strcmp(PQgetvalue(res, 0, 2), "t") != 0)
+			fprintf(out, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+		fputc('\n', out);
+	}
+	text = PQgetvalue(res, 0, 0);
+	for (int ply = 0; *text; ply++)
+	{
+		size_t		len = strcspn(text, " ");
+		bool		second = (ply % 2 == 1) != numbered_from_second;
+		char		number[32] = "";
+
+		if (!second)
+			snprintf(number, sizeof number, "%d. ", turn);
+		else if (ply == 0)
+			snprintf(number, sizeof number, "%d... ", turn);
+		if (column > 0 && column + strlen(number) + len + 1 > 79)
+		{
+			fputc('\n', out);
+			column = 0;
+		}
+		column += fprintf(out, "%s%s%.*s", column > 0 ? " " : "", number, (int) len, text);
+		if (second)
+			turn++;
+		text += len;
+		text += strspn(text, " ");
+	}
+	if (column > 0 && column + strlen(result) + 1 > 79)
+	{
+		fputc('\n', out);
+		column = 0;
+	}
+	fprintf(out, "%s%s\n", column > 0 ? " " : "", result);
+	PQclear(res);
+	return true;
+}
+
+/* The record at the end, on stdout and in --record's file; result as PGN writes it. */
+static bool
+end_record(Play *play, const char *result)
+{
+	if (play->n < 2)
+		return true;			/* no move was played */
+	printf("\n");
+	if (!write_record(play, result, stdout))
+		return false;
+	if (play->record && (!write_record(play, result, play->record) || fflush(play->record) != 0))
+	{
+		report("could not write the record to %s", play->args->opt[OPT_RECORD]);
+		return false;
+	}
 	return true;
 }
 
@@ -306,7 +428,7 @@ static const char *
 notation_hint(const char *game)
 {
 	if (strcmp(game, "chess") == 0)
-		return "UCI, such as e2e4 or e7e8q";
+		return "SAN or UCI, such as Nf3, O-O, e4 or e2e4";
 	if (strcmp(game, "checkers") == 0)
 		return "PDN, such as 11-15 or 22x15x8";
 	if (strcmp(game, "connect4") == 0)
@@ -354,7 +476,7 @@ game_loop(Play *play, StrBuf *input)
 				return EXIT_FAILED;
 			}
 			printf("end of input: game abandoned\n");
-			return 0;
+			return end_record(play, "*") ? 0 : EXIT_FAILED;
 		}
 		line = input->data;
 		if (play->echo)
@@ -364,7 +486,7 @@ game_loop(Play *play, StrBuf *input)
 		if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
 		{
 			printf("game abandoned\n");
-			return 0;
+			return end_record(play, "*") ? 0 : EXIT_FAILED;
 		}
 		if (strcmp(line, "undo") == 0)
 		{
@@ -437,6 +559,11 @@ run_play(PGconn *conn, Args *args)
 		else
 			play.has_tree = true;
 	}
+	if (rc == 0 && args->opt[OPT_RECORD] && (play.record = fopen(args->opt[OPT_RECORD], "w")) == NULL)
+	{
+		report("cannot write the record to \"%s\": %s", args->opt[OPT_RECORD], strerror(errno));
+		rc = EXIT_USAGE;
+	}
 	if (rc == 0)
 	{
 		res = db_query(conn, "SELECT " POSITION_COLUMNS " FROM (SELECT " POSITION_SQL " AS s OFFSET 0) p",
@@ -457,6 +584,11 @@ run_play(PGconn *conn, Args *args)
 	for (int i = 0; i < play.n; i++)
 		position_free(&play.history[i]);
 	free(play.history);
+	if (play.record && fclose(play.record) != 0 && rc == 0)
+	{
+		report("could not write the record to %s", args->opt[OPT_RECORD]);
+		rc = EXIT_FAILED;
+	}
 	if (args->opt[OPT_TREE])
 		tree_free(&play.tree);
 	game_free(&play.game);
@@ -464,15 +596,18 @@ run_play(PGconn *conn, Args *args)
 }
 
 const Command cmd_play = {
-	"play", "GAME [--as ROLE] [--fen FEN | --state JSON] [--time T] [--depth D] [--method M] [--tree TREE]",
+	"play", "GAME [--as ROLE] [--fen FEN | --state JSON] [--time T] [--depth D] [--method M] [--tree TREE] [--record FILE]",
 	"play a game against the engine in the terminal",
 	"Plays GAME against gametree.bestmove: draws the board after every move\n"
-	"and asks for yours, in the game's notation: chess in UCI (e2e4, e7e8q),\n"
+	"and asks for yours, in the game's notation: chess in SAN (Nf3, exd5, O-O,\n"
+	"e8=Q) or UCI (e2e4, e7e8q),\n"
 	"checkers in PDN (11-15, 22x15x8), connect four the column (4), tic-tac-toe\n"
 	"row and column (2 2 or 2,2). An illegal move is refused with the reason,\n"
 	"and asked again. Also: moves (the legal moves), undo (take back your last\n"
 	"move and the engine's reply), quit. At the end, the goal of every role\n"
-	"and who won. Lines are read from the standard input: a pipe works too.\n"
+	"and who won, then the game's record: PGN for chess, PDN for checkers, the\n"
+	"moves for other games (also when the game is abandoned, result *).\n"
+	"Lines are read from the standard input: a pipe works too.\n"
 	"\n"
 	"Options:\n"
 	"  --as ROLE       the role you play (default: the first, who moves first)\n"
@@ -483,8 +618,9 @@ const Command cmd_play = {
 	"  --depth D       the engine's deepest iteration\n"
 	"  --method M      the engine's search: auto (default), alphabeta, maxn, mcts\n"
 	"  --tree TREE     a stored tree of the game as the engine's memory, while\n"
-	"                  the game stays among its states\n",
+	"                  the game stays among its states\n"
+	"  --record FILE   write the record to FILE too\n",
 	OPT_BIT(OPT_AS) | OPT_BIT(OPT_FEN) | OPT_BIT(OPT_STATE) | OPT_BIT(OPT_TIME) | OPT_BIT(OPT_DEPTH) |
-	OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_TREE),
+	OPT_BIT(OPT_METHOD) | OPT_BIT(OPT_TREE) | OPT_BIT(OPT_RECORD),
 	1, run_play
 };

@@ -10,7 +10,7 @@
  *
  * In DOT, a node is labelled with a small board for tic-tac-toe and connect
  * four, else with its id and depth; its colour is its proven result: a win
- * for the first role, a draw, a win for the second, or white while not
+ * for the first role, a draw, a win for the second, or no fill while not
  * proven.  Dashed nodes are not expanded yet.  An edge is labelled with its
  * move in the game's notation, drawn in red when it is the state's best
  * move, and the wider the more Monte Carlo visits went through it (log
@@ -301,7 +301,7 @@ print_dot(const Game *game, const TreeRef *tree, const char *root, const char *d
 	sb_printf(&out, "%s.%s (%s): %d states, %d edges, %s %s from %s\\n", tree->schema, tree->name,
 			  game->name, PQntuples(nodes), PQntuples(edges), depth, strcmp(depth, "1") == 0 ? "ply" : "plies", root);
 	if (game->nroles >= 2)
-		sb_printf(&out, "blue: %s wins, grey: draw, orange: %s wins, white: not proven; ",
+		sb_printf(&out, "blue: %s wins, grey: draw, orange: %s wins, no fill: not proven; ",
 				  game->roles[0], game->roles[1]);
 	sb_append(&out, "dashed: not expanded; red edge: the best move\"];\n");
 	sb_append(&out, "  node [shape=box, style=filled, fontname=\"monospace\", fontsize=10, fillcolor=\"" COLOUR_UNKNOWN "\"];\n");
@@ -515,7 +515,7 @@ const Command cmd_show = {
 	"\n"
 	"In DOT, a node shows the board (tic-tac-toe, connect four) or its id and\n"
 	"depth; its colour is its proven result: blue a win for the first role,\n"
-	"grey a draw, orange a win for the second, white not proven. Dashed: not\n"
+	"grey a draw, orange a win for the second, no fill: not proven. Dashed: not\n"
 	"expanded yet; a double border: the game is over. Edges show their move\n"
 	"in the game's notation, the best move in red, and are the wider the more\n"
 	"Monte Carlo visits went through them.\n"

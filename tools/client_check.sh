@@ -118,8 +118,8 @@ run analyse connect4 --time none --depth 4 --json
 check "analyse --json: an array of 7 objects" \
 	eval 'status_is 0 && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 7 and {\"move\",\"utility\",\"proven\",\"pv\"} <= set(d[0])" "$WORK/out"'
 run best nosuchgame
-check "an unknown game: exit 1, one line on stderr with the SQLSTATE" \
-	eval 'status_is 1 && lines_err 1 && has_err "^gametree: ERROR 22023: "'
+check "an unknown game: exit 1, one line on stderr with the SQLSTATE, then the server's hint" \
+	eval 'status_is 1 && lines_err 2 && has_err "^gametree: ERROR 22023: " && has_err "^HINT:  Known games: "'
 run show
 check "a missing argument: exit 2, one line" eval 'status_is 2 && lines_err 1 && has_err "^gametree: usage: gametree show"'
 run show ttt --format svg
@@ -127,13 +127,45 @@ check "show --format svg: exit 2" eval 'status_is 2 && lines_err 1 && has_err "f
 run uci --fen x
 check "an option a command does not take: exit 2" eval 'status_is 2 && lines_err 1 && has_err "uci does not take --fen"'
 
+# ------------------------------------------- load, unload; DETAIL and HINT
+
+note "load and unload a GDL file; the server's DETAIL and HINT"
+run new x chesss
+check "an error with a hint: the server's HINT on a line of its own, as psql shows it" \
+	eval 'status_is 1 && lines_err 2 && has_err "^gametree: ERROR 22023: unknown game \"chesss\"$" &&
+	      has_err "^HINT:  Known games: .*chess.*gametree.games\(\) lists them\.$"'
+# a description with quotes and dollar signs: it travels as a parameter, never pasted
+printf '%s\n' "; it's \$\$ a game" '(role a) (init (p)) (<= (legal a go) (true (p))) (<= (next (q)) (does a go))' \
+	'(<= terminal (true (q))) (<= (goal a 100) (true (q))) (<= (goal a 0) (true (p)))' >"$WORK/one.kif"
+run load one_step "$WORK/one.kif"
+check "load NAME FILE: the game loaded from the file, a summary line" \
+	eval 'status_is 0 && has "^one_step: roles a; [0-9]+ facts, 1 actions, [0-9]+ rules, [0-9]+ nodes; engine network$"'
+check "load: the stored text is the file's, byte for byte" \
+	eval '[ "$(q "SELECT kif FROM gametree.gdl_games WHERE name = '"'one_step'"'")" = "$(cat "$WORK/one.kif")" ]'
+run best one_step --time none --depth 1
+check "a loaded game plays (its move as compact JSON)" eval 'status_is 0 && [ "$(cat "$WORK/out")" = "\"go\"" ]'
+run load ONE_STEP - <"$WORK/one.kif"
+check "an error with a detail: DETAIL and HINT lines (load from the standard input)" \
+	eval 'status_is 1 && lines_err 3 && has_err "^gametree: ERROR 42710: game \"one_step\" is already loaded$" &&
+	      has_err "^DETAIL:  Game names that differ only in case name the same game\.$" && has_err "^HINT:  SELECT gametree.unload_game"'
+run load nofile "$WORK/missing.kif"
+check "load of a missing file: exit 1, one line naming it" eval 'status_is 1 && lines_err 1 && has_err "^gametree: cannot open \".*missing.kif\": No such file"'
+printf '(role a)\0' >"$WORK/nul.kif"
+run load nul "$WORK/nul.kif"
+check "load of a file holding a NUL byte: exit 1, said" eval 'status_is 1 && lines_err 1 && has_err "holds a NUL byte \(at byte 8\)"'
+run unload one_step
+check "unload NAME: the game is gone" eval 'status_is 0 && [ "$(q "SELECT count(*) FROM gametree.gdl_games WHERE name = '"'one_step'"'")" = 0 ]'
+run unload one_step
+check "unload of a game not loaded: exit 1, the hint" eval 'status_is 1 && has_err "ERROR 42704: game \"one_step\" is not loaded" && has_err "^HINT:  "'
+
 # ------------------------------------------------------- a bad connection
 
 note "connection errors"
 "$CLIENT" -d "host=$WORK/nowhere port=1 dbname=x" list >"$WORK/out" 2>"$WORK/err"
 RC=$?
-check "no server at a connection string: exit 2, exactly one line on stderr" \
-	eval 'status_is 2 && lines_err 1 && has_err "^gametree: connection to server .* failed" && [ ! -s "$WORK/out" ]'
+check "no server at a connection string: exit 2, libpq's message with its line break, no hint" \
+	eval 'status_is 2 && lines_err 2 && has_err "^gametree: connection to server .* failed: No such file or directory$" &&
+	      has_err "^	Is the server running" && ! has_err HINT && [ ! -s "$WORK/out" ]'
 "$CLIENT" -d "bogus_option=1" list >"$WORK/out" 2>"$WORK/err"
 RC=$?
 check "an invalid connection string: exit 2, exactly one line on stderr" \
@@ -141,6 +173,36 @@ check "an invalid connection string: exit 2, exactly one line on stderr" \
 "$CLIENT" -d "postgresql:///$DB?host=$PGHOST&port=$PGPORT&user=postgres" list >"$WORK/out" 2>"$WORK/err"
 RC=$?
 check "a URI in -d works" eval 'status_is 0 && has "^ttt "'
+
+# The private cluster is found at run time, from the current directory (the
+# file .gametree-cluster that tools/lib.sh writes) or GAMETREE_CLUSTER; never
+# from a path built into the binary.
+note "the private cluster, found at run time"
+mkdir -p "$WORK/co/sub/dir" "$WORK/stopped" "$WORK/elsewhere"
+printf "host='%s' port=%s user=postgres dbname=%s\n" "$PGHOST" "$PGPORT" "$DB" >"$WORK/co/.gametree-cluster"
+printf "host='%s' port=1 user=postgres dbname=x\n" "$WORK/stopped" >"$WORK/stopped/.gametree-cluster"
+# run_bare DIR ARGS...: the client from DIR, nothing naming a server
+run_bare() {
+	local dir=$1; shift
+	(cd "$dir" && env -u PGHOST -u PGPORT -u PGDATABASE -u PGUSER -u PGHOSTADDR -u GAMETREE_CLUSTER \
+		"$CLIENT" "$@") >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+}
+run_bare "$WORK/co/sub/dir" list
+check "a subdirectory of a checkout: its cluster, from .gametree-cluster above" eval 'status_is 0 && has "^ttt "'
+run_bare "$WORK/co/sub/dir" --help
+check "--help says which cluster it uses, and how it finds it" \
+	eval 'status_is 0 && has "^Here: the private cluster of $WORK/co \(running\),$" && has "GAMETREE_CLUSTER" && has "gametree-cluster"'
+run_bare "$WORK/stopped" list
+check "a stopped cluster: exit 2, said so, with the way to start it" \
+	eval 'status_is 2 && lines_err 2 && has_err "^gametree: the private cluster of $WORK/stopped is not running" &&
+	      has_err "^HINT:  Start it with $WORK/stopped/tools/psql.sh"'
+(cd "$WORK/elsewhere" && env -u PGHOST -u PGPORT -u PGDATABASE -u PGUSER GAMETREE_CLUSTER="$WORK/co" "$CLIENT" list) >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "GAMETREE_CLUSTER names a checkout" eval 'status_is 0 && has "^ttt "'
+run_bare "$WORK/elsewhere" --help
+check "outside any checkout: no cluster built in, libpq's defaults (the binary's checkout has one)" \
+	eval 'status_is 0 && has "^Here: no private cluster" && [ -f "$GT_ROOT/.gametree-cluster" ]'
 
 # ------------------------------------------------- grow --jobs 2 equals one session
 
@@ -160,6 +222,8 @@ cp "$WORK/out" "$WORK/ttt.dot"
 check "show: DOT, one node a state within 2 plies, one edge a move" \
 	eval 'status_is 0 && has "^digraph \"ttt\" \{" && [ "$(grep -c "\[label=\"[XO.]\{3\}\\\\n" "$WORK/ttt.dot")" -eq 82 ] &&
 	      [ "$(grep -c -- " -> " "$WORK/ttt.dot")" -eq 81 ] && grep -q "label=\"2,2\"" "$WORK/ttt.dot"'
+check "show: the legend names the colours, not a role (no fill: not proven)" \
+	eval 'grep -q "orange: oplayer wins, no fill: not proven; dashed" "$WORK/ttt.dot" && ! grep -q "white: not proven" "$WORK/ttt.dot"'
 check "show: node colours by proven result (the root a draw, grey)" \
 	eval 'grep -qE "^  \"s$(q "SELECT root_id FROM gametree.trees WHERE name = '"'ttt'"'")\" .*fillcolor=\"#d9d9d9\"" "$WORK/ttt.dot"'
 if command -v dot >/dev/null; then
@@ -229,6 +293,28 @@ check "play from a pipe: the engine opens, lines echoed, quit ends with exit 0" 
 RC=$?
 check "play: a 2 KB line is refused whole, not played as its first part" \
 	eval 'status_is 0 && has "^not a move: \"1 1 +9\"" && ! has "plays" && has "^game abandoned$"'
+# Chess in SAN; the record at the end (PGN), in --record's file too
+"$CLIENT" play chess --time none --depth 1 --record "$WORK/game.pgn" <<<$'e4\nNf3\nBc4\nquit' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play chess: moves typed in SAN, the engine's moves in SAN" \
+	eval 'status_is 0 && has "^your move \(white\): Nf3$" && has "^black plays ([NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h][1-8]|[a-h]x[a-h][1-8])[+#]?$" && ! has "refused: illegal chess move \"(e4|Nf3)\""'
+check "play: the game's record at the end, PGN for chess, an abandoned game's result *" \
+	eval 'has "^\[Event \"gametree play\"\]$" && has "^\[White \"you\"\]$" && has "^\[Black \"gametree\"\]$" &&
+	      has "^\[Result \"\*\"\]$" && has "^\[Date \"[0-9]{4}\.[0-9]{2}\.[0-9]{2}\"\]$" && has "^1\. e4 [^ ]+ 2\. Nf3 [^ ]+ (3\. Bc4 [^ ]+ )?\*$"'
+check "play --record FILE: the same record in the file" \
+	eval '[ -s "$WORK/game.pgn" ] && [ "$(sed -n "/^\[Event/,\$p" "$WORK/out")" = "$(cat "$WORK/game.pgn")" ]'
+"$CLIENT" play chess --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - -' --time none --depth 1 <<<'Ra8#' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play from a 4-field FEN to a mate: the record has its FEN, the mate and 1-0" \
+	eval 'status_is 0 && has "^\[Result \"1-0\"\]$" && has "^\[SetUp \"1\"\]$" &&
+	      has "^\[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"\]$" && has "^1\. Ra8# 1-0$"'
+"$CLIENT" play checkers --as white --time none --depth 1 <<<$'23-18\nquit' >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "play checkers: PDN, the engine (black) first: GameType 21, 1. its move, then yours" \
+	eval 'status_is 0 && has "^\[GameType \"21\"\]$" && has "^\[Black \"gametree\"\]$" && has "^1\. [0-9]+-[0-9]+ [0-9]+-[0-9]+( 2\. [0-9]+-[0-9]+)? \*$"'
+run play chess --record "$WORK/nowhere/game.pgn"
+check "play --record to a directory that does not exist: exit 2 before the game" \
+	eval 'status_is 2 && lines_err 1 && has_err "cannot write the record to" && ! has "your move"'
 run play tictactoe --as nobody
 check "play --as an unknown role: exit 2" eval 'status_is 2 && lines_err 1 && has_err "has no role \"nobody\""'
 
@@ -398,7 +484,7 @@ same_table "equal _graph to the uninterrupted grow" c4ref_graph c4int_graph
 run drop ttt2
 check "drop: exit 0, the tree is gone" eval 'status_is 0 && [ "$(q "SELECT count(*) FROM gametree.trees WHERE name = '"'ttt2'"'")" = 0 ]'
 run drop ttt2
-check "drop of a missing tree: exit 1, one line" eval 'status_is 1 && lines_err 1 && has_err "unknown tree"'
+check "drop of a missing tree: exit 1, the error and its hint" eval 'status_is 1 && lines_err 2 && has_err "unknown tree" && has_err "^HINT:  "'
 
 note "time: $(($(date +%s) - START)) s"
 echo "1..$TESTS"

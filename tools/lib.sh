@@ -83,6 +83,9 @@ gt_start_cluster() {
 				start >/dev/null
 		)
 	fi
+	# Where the cluster runs, for the client (gametree), which finds this
+	# file from the current directory at run time: a libpq connection string.
+	printf "host='%s' port=%s user=postgres dbname=gametree\n" "$PGHOST" "$PGPORT" >"$GT_ROOT/.gametree-cluster"
 }
 
 gt_stop_cluster() {

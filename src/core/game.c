@@ -296,6 +296,26 @@ encode_action(const Game *game, const GameState *state, GameMove move, int role)
 	return jo_result(&out);
 }
 
+char *
+gt_move_notation(const Game *game, const GameState *state, GameMove move)
+{
+	int			mover;
+	Jsonb	   *action;
+
+	if (game->notation != NULL)
+		return game->notation(game, state, move);
+	mover = game->control(game, state);
+	if (mover == GT_NO_ROLE)
+	{
+		Jsonb	   *joint = gt_encode_move(game, state, move);
+
+		return JsonbToCString(NULL, &joint->root, VARSIZE(joint));
+	}
+	/* the action alone: element 0 of its wrapping array */
+	action = JsonbValueToJsonb(getIthJsonbValueFromContainer(&encode_action(game, state, move, mover)->root, 0));
+	return JsonbToCString(NULL, &action->root, VARSIZE(action));
+}
+
 static bool
 jsonb_value_equals(const JsonbValue *v, Jsonb *wrapped)
 {

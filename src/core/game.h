@@ -186,6 +186,13 @@ struct Game
 	 */
 	bool		(*parse_action) (const Game *game, const GameState *state,
 								 const JsonbValue *action, GameMove *move);
+	/*
+	 * Optional: a legal move as players of the game write it, palloc'd
+	 * (SAN for chess, PDN for checkers); state is the position before it.
+	 * NULL: the mover's action, or the joint move when moves are
+	 * simultaneous, as JSON (gt_move_notation).
+	 */
+	char	   *(*notation) (const Game *game, const GameState *state, GameMove move);
 	/* A picture of the position for psql (palloc'd). */
 	char	   *(*board) (const Game *game, const GameState *state);
 
@@ -248,6 +255,8 @@ extern Jsonb *gt_encode_state(const Game *game, const GameState *state);
 extern GameMove gt_decode_move(const Game *game, const GameState *state, Jsonb *move);
 extern Jsonb *gt_encode_move(const Game *game, const GameState *state, GameMove move);
 extern Jsonb *gt_encode_goals(const Game *game, const GameState *state);
+/* A legal move in the game's notation (its notation hook, else JSON). */
+extern char *gt_move_notation(const Game *game, const GameState *state, GameMove move);
 /*
  * {"role": value, ...} with values rounded to hundredths; a role whose
  * known[r] is false gets JSON null (known NULL: all are known).

@@ -645,6 +645,13 @@ move_pdn(GameMove move)
 	return buf.data;
 }
 
+/* PDN, every square of a multiple jump (22x15x8), as next() takes it back. */
+static char *
+ck_notation(const Game *game, const GameState *state, GameMove move)
+{
+	return move_pdn(move);
+}
+
 static void
 illegal_action(const char *action, const char *problem)
 {
@@ -1068,6 +1075,7 @@ const Game	checkers_game = {
 	.decode_state = ck_decode_state,
 	.encode_action = ck_encode_action,
 	.parse_action = ck_parse_action,
+	.notation = ck_notation,
 	.board = ck_board,
 	.from_fen = ck_from_fen,
 	.to_fen = ck_to_fen,

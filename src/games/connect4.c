@@ -177,6 +177,13 @@ c4_encode_action(const Game *game, const GameState *state, GameMove move, int ro
 	jo_end_array(out);
 }
 
+/* The column, 1 to 7. */
+static char *
+c4_notation(const Game *game, const GameState *state, GameMove move)
+{
+	return psprintf("%d", (int) move + 1);
+}
+
 uint64
 c4_winning_cells(uint64 own, uint64 occupied)
 {
@@ -295,5 +302,6 @@ const Game	connect4_game = {
 	.encode_state = c4_encode_state,
 	.decode_state = c4_decode_state,
 	.encode_action = c4_encode_action,
+	.notation = c4_notation,
 	.board = c4_board,
 };

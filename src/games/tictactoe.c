@@ -161,6 +161,13 @@ ttt_encode_action(const Game *game, const GameState *state, GameMove move, int r
 	jo_end_array(out);
 }
 
+/* The row and the column, "2,2". */
+static char *
+ttt_notation(const Game *game, const GameState *state, GameMove move)
+{
+	return psprintf("%d,%d", (int) move / 3 + 1, (int) move % 3 + 1);
+}
+
 static char *
 ttt_board(const Game *game, const GameState *state)
 {
@@ -203,5 +210,6 @@ const Game	tictactoe_game = {
 	.encode_state = ttt_encode_state,
 	.decode_state = ttt_decode_state,
 	.encode_action = ttt_encode_action,
+	.notation = ttt_notation,
 	.board = ttt_board,
 };

@@ -415,20 +415,227 @@ gdl_encode_action(const Game *game, const GameState *state, GameMove move, int r
 	encode_term(r->terms, r->net->input_terms[input], out);
 }
 
+/*
+ * The board of a GDL game.  Games that lay pieces on a grid describe it
+ * with facts (R X Y V...): a relation of three or more arguments whose
+ * first two are symbols, the coordinates, and the rest what stands there.
+ * Of the facts that can ever hold, the relation with the most such facts
+ * (the same in every state of the game) is drawn as a grid, X across, Y
+ * down from its largest value (so that rank 1 of a chess-like board, or the
+ * bottom row of connect four, is at the bottom), every coordinate that any
+ * fact of the game can take shown, empty cells as '.'; the other facts are
+ * listed under it.  A game without such a relation, or a state with two
+ * facts on one cell, is listed fact by fact.
+ */
+#define GRID_MAX_SIDE 32		/* a larger "grid" is not a board: list it */
+
+typedef struct GridAxis
+{
+	SymbolId	values[GRID_MAX_SIDE];
+	int			n;
+} GridAxis;
+
+/* Whether fact is (R X Y V...) with symbols X and Y. */
+static bool
+grid_fact(const TermStore *ts, TermId fact)
+{
+	const TermNode *n = term_node(ts, fact);
+
+	return n->kind == TERM_FUNCTION && n->nargs >= 3 &&
+		term_node(ts, term_arg(ts, fact, 0))->kind == TERM_SYMBOL &&
+		term_node(ts, term_arg(ts, fact, 1))->kind == TERM_SYMBOL;
+}
+
+/* Adds a coordinate; false when the axis is full. */
+static bool
+axis_add(GridAxis *axis, SymbolId sym)
+{
+	for (int i = 0; i < axis->n; i++)
+		if (axis->values[i] == sym)
+			return true;
+	if (axis->n == GRID_MAX_SIDE)
+		return false;
+	axis->values[axis->n++] = sym;
+	return true;
+}
+
+/* What stands on the cell of a grid fact: its arguments after the coordinates. */
+static void
+append_cell(const TermStore *ts, TermId fact, StringInfo out)
+{
+	for (int i = 2; i < term_node(ts, fact)->nargs; i++)
+	{
+		if (i > 2)
+			appendStringInfoChar(out, ' ');
+		term_append_text(ts, term_arg(ts, fact, i), out);
+	}
+}
+
+/* The width of what stands on the cell of a grid fact. */
+static int
+cell_width(const TermStore *ts, TermId fact)
+{
+	StringInfoData text;
+	int			width;
+
+	initStringInfo(&text);
+	append_cell(ts, fact, &text);
+	width = text.len;
+	pfree(text.data);
+	return width;
+}
+
+/* Numbers by value, before names, which go alphabetically (a..h): the facts' canonical order. */
+static void
+axis_sort(const TermStore *ts, GridAxis *axis)
+{
+	for (int i = 1; i < axis->n; i++)
+		for (int j = i; j > 0 && term_compare(ts, ts->symbol_term[axis->values[j - 1]],
+											   ts->symbol_term[axis->values[j]]) > 0; j--)
+		{
+			SymbolId	t = axis->values[j];
+
+			axis->values[j] = axis->values[j - 1];
+			axis->values[j - 1] = t;
+		}
+}
+
+static int
+axis_index(const GridAxis *axis, SymbolId sym)
+{
+	for (int i = 0; i < axis->n; i++)
+		if (axis->values[i] == sym)
+			return i;
+	return -1;
+}
+
+/* The facts of the state, one a line (what a game without a grid shows). */
+static void
+append_facts(const GdlRules *r, const uint64 *words, SymbolId skip, StringInfo out)
+{
+	for (int w = 0; w < r->nwords; w++)
+		for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+		{
+			TermId		fact = r->net->base_terms[w * 64 + pg_rightmost_one_pos64(bits)];
+
+			if (skip >= 0 && grid_fact(r->terms, fact) && term_functor(r->terms, fact) == skip)
+				continue;
+			term_append_text(r->terms, fact, out);
+			appendStringInfoChar(out, '\n');
+		}
+}
+
+/*
+ * Draws the grid of relation rel, or returns false (nothing written) when
+ * its coordinates do not make one.
+ */
+static bool
+append_grid(const GdlRules *r, const uint64 *words, SymbolId rel, StringInfo out)
+{
+	const TermStore *ts = r->terms;
+	GridAxis	xs = {0},
+				ys = {0};
+	TermId	   *cells;
+	int			width = 1;
+	int			label = 1;
+
+	/* the coordinates any fact of the relation can take, so that empty rows and columns show */
+	for (int b = 0; b < r->net->nbase; b++)
+	{
+		TermId		fact = r->net->base_terms[b];
+
+		if (!grid_fact(ts, fact) || term_functor(ts, fact) != rel)
+			continue;
+		if (!axis_add(&xs, term_functor(ts, term_arg(ts, fact, 0))) ||
+			!axis_add(&ys, term_functor(ts, term_arg(ts, fact, 1))))
+			return false;
+		width = Max(width, cell_width(ts, fact));
+	}
+	if (xs.n < 2 || ys.n < 2)
+		return false;
+	axis_sort(ts, &xs);
+	axis_sort(ts, &ys);
+	cells = palloc(xs.n * ys.n * sizeof(TermId));
+	for (int i = 0; i < xs.n * ys.n; i++)
+		cells[i] = NO_TERM;
+	for (int w = 0; w < r->nwords; w++)
+		for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+		{
+			TermId		fact = r->net->base_terms[w * 64 + pg_rightmost_one_pos64(bits)];
+			int			cell;
+
+			if (!grid_fact(ts, fact) || term_functor(ts, fact) != rel)
+				continue;
+			cell = axis_index(&ys, term_functor(ts, term_arg(ts, fact, 1))) * xs.n +
+				axis_index(&xs, term_functor(ts, term_arg(ts, fact, 0)));
+			if (cells[cell] != NO_TERM)
+			{
+				pfree(cells);
+				return false;	/* two facts on one cell: not a board */
+			}
+			cells[cell] = fact;
+		}
+	for (int y = 0; y < ys.n; y++)
+		label = Max(label, (int) strlen(ts->names[ys.values[y]]));
+	for (int y = ys.n - 1; y >= 0; y--)
+	{
+		appendStringInfo(out, "%*s |", label, ts->names[ys.values[y]]);
+		for (int x = 0; x < xs.n; x++)
+		{
+			TermId		v = cells[y * xs.n + x];
+			int			start = out->len;
+
+			appendStringInfoChar(out, ' ');
+			if (v == NO_TERM)
+				appendStringInfoChar(out, '.');
+			else
+				append_cell(ts, v, out);
+			appendStringInfoSpaces(out, width + 1 - (out->len - start));
+		}
+		while (out->len > 0 && out->data[out->len - 1] == ' ')
+			out->data[--out->len] = '\0';
+		appendStringInfoChar(out, '\n');
+	}
+	appendStringInfo(out, "%*s +", label, "");
+	for (int i = 0; i < xs.n * (width + 1); i++)
+		appendStringInfoChar(out, '-');
+	appendStringInfo(out, "\n%*s  ", label, "");
+	for (int x = 0; x < xs.n; x++)
+		appendStringInfo(out, " %-*s", width, ts->names[xs.values[x]]);
+	while (out->data[out->len - 1] == ' ')
+		out->data[--out->len] = '\0';
+	appendStringInfo(out, "\n(%s x y ...): x across, y up\n", ts->names[rel]);
+	pfree(cells);
+	return true;
+}
+
 static char *
 gdl_board(const Game *game, const GameState *state)
 {
 	GdlRules   *r = rules_of(game);
+	const TermStore *ts = r->terms;
 	const uint64 *words = (const uint64 *) state->data;
+	int		   *count = palloc0(ts->nsymbols * sizeof(int));
+	SymbolId	rel = -1;
 	StringInfoData out;
 
+	/* the relation of the most (R X Y V...) facts that can hold */
+	for (int b = 0; b < r->net->nbase; b++)
+	{
+		TermId		fact = r->net->base_terms[b];
+
+		if (grid_fact(ts, fact) && ++count[term_functor(ts, fact)] > (rel < 0 ? 0 : count[rel]))
+			rel = term_functor(ts, fact);
+	}
+	pfree(count);
 	initStringInfo(&out);
-	for (int w = 0; w < r->nwords; w++)
-		for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
-		{
-			term_append_text(r->terms, r->net->base_terms[w * 64 + pg_rightmost_one_pos64(bits)], &out);
-			appendStringInfoChar(&out, '\n');
-		}
+	if (rel >= 0 && append_grid(r, words, rel, &out))
+		append_facts(r, words, rel, &out);
+	else
+	{
+		resetStringInfo(&out);
+		append_facts(r, words, -1, &out);
+	}
 	return out.data;
 }
 

@@ -140,6 +140,13 @@ chess_board(const Game *game, const GameState *state)
 	return buf.data;
 }
 
+/* SAN, the notation of PGN. */
+static char *
+chess_notation(const Game *game, const GameState *state, GameMove move)
+{
+	return chess_san(GT_STATE_AS(state, Position), (Move) move);
+}
+
 const Game	chess_game = {
 	.name = "chess",
 	.description = "Chess, FIDE rules; facts and names as in GGP's chess.kif, FEN and UCI accepted",
@@ -164,6 +171,7 @@ const Game	chess_game = {
 	.decode_state = chess_decode_state,
 	.encode_action = chess_encode_action,
 	.parse_action = chess_parse_action,
+	.notation = chess_notation,
 	.board = chess_board,
 	.from_fen = chess_from_fen,
 	.to_fen = chess_to_fen,

@@ -142,6 +142,10 @@ extern uint64 chess_zobrist(const Position *pos);
 /* movegen.c: the moves the pieces may legally make, unordered (draw rules aside). */
 extern int	chess_generate(const Position *pos, Move *moves);
 
+/* san.c: Standard Algebraic Notation of a legal move (palloc'd), and back. */
+extern char *chess_san(const Position *pos, Move m);
+extern bool chess_parse_san(const Position *pos, const char *text, Move *move);
+
 /* The vtable entries of the other files. */
 extern int64 chess_perft(const Game *game, const GameState *state, int depth,
 						 bool draw_rules);

@@ -165,7 +165,10 @@ chess_encode_action(const Game *game, const GameState *state, GameMove move, int
 	jo_end_array(out);
 }
 
-/* UCI long algebraic notation: "e2e4", "e7e8q", castling as "e1g1". */
+/*
+ * UCI long algebraic notation ("e2e4", "e7e8q", castling as "e1g1"), else
+ * SAN ("e4", "Nf3", "O-O", "e8=Q+"; see san.c).
+ */
 bool
 chess_parse_action(const Game *game, const GameState *state, const JsonbValue *action,
 				   GameMove *move)
@@ -173,6 +176,7 @@ chess_parse_action(const Game *game, const GameState *state, const JsonbValue *a
 	const char *s = json_cstring(action);
 	int			len;
 	int			promo = 0;
+	Move		san;
 
 	if (s == NULL)
 		return false;
@@ -180,7 +184,12 @@ chess_parse_action(const Game *game, const GameState *state, const JsonbValue *a
 	if (len < 4 || len > 5 ||
 		s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' ||
 		s[2] < 'a' || s[2] > 'h' || s[3] < '1' || s[3] > '8')
-		return false;
+	{
+		if (!chess_parse_san(GT_STATE_AS(state, Position), s, &san))
+			return false;
+		*move = san;
+		return true;
+	}
 	if (len == 5)
 	{
 		for (int type = KNIGHT; type <= QUEEN; type++)

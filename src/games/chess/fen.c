@@ -24,7 +24,7 @@ bad_fen(const char *fen, const char *fmt,...)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid FEN \"%s\": %s", gt_abbreviate(fen), problem),
-			 errhint("A FEN has six fields, e.g. \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\".")));
+			 errhint("A FEN has six fields, e.g. \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", or the first four (EPD).")));
 	pg_unreachable();
 }
 
@@ -125,9 +125,10 @@ chess_from_fen(const Game *game, const char *fen, GameState *out)
 			bad_fen(fen, "more than 6 fields");
 		fields[nfields++] = tok;
 	}
-	if (nfields != 6)
-		bad_fen(fen, "%d field%s, not 6 (board, side to move, castling, en passant, halfmove clock, fullmove number)",
-				nfields, nfields == 1 ? "" : "s");
+	/* EPD's four fields, without the clocks, are a position at its start: clocks 0 and 1 */
+	if (nfields != 6 && nfields != 4)
+		bad_fen(fen, "%d field%s, not 6 (board, side to move, castling, en passant, halfmove clock, fullmove number) "
+				"or the first 4 of them", nfields, nfields == 1 ? "" : "s");
 	parse_board(fen, fields[0], pos);
 	if (strcmp(fields[1], "w") == 0)
 		pos->side = WHITE;
@@ -144,8 +145,8 @@ chess_from_fen(const Game *game, const char *fen, GameState *out)
 			bad_fen(fen, "the en passant field must be \"-\" or a square on rank 3 or 6, not \"%s\"", ep);
 		pos->ep = SQ(ep[0] - 'a', ep[1] - '1');
 	}
-	pos->halfmove = parse_clock(fen, fields[4], "halfmove clock", 0);
-	pos->fullmove = parse_clock(fen, fields[5], "fullmove number", 1);
+	pos->halfmove = nfields == 6 ? parse_clock(fen, fields[4], "halfmove clock", 0) : 0;
+	pos->fullmove = nfields == 6 ? parse_clock(fen, fields[5], "fullmove number", 1) : 1;
 	chess_validate(game, pos);
 }
 
