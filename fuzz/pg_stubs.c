@@ -91,6 +91,22 @@ alloc_in(MemoryContext context, Size size, int flags)
 }
 
 void
+pfree(void *pointer)
+{
+	ChunkHeader *h = (ChunkHeader *) pointer - 1;
+
+	/* The last tracked chunk takes the freed one's slot. */
+	if (h->slot != UNTRACKED)
+	{
+		ChunkHeader *last = chunks[--nchunks];
+
+		last->slot = h->slot;
+		chunks[h->slot] = last;
+	}
+	free(h);
+}
+
+void
 stub_reset(void)
 {
 	for (size_t i = 0; i < nchunks; i++)
@@ -212,6 +228,14 @@ initStringInfo(StringInfo str)
 {
 	str->maxlen = 256;
 	str->data = palloc(str->maxlen);
+	str->data[0] = '\0';
+	str->len = 0;
+	str->cursor = 0;
+}
+
+void
+resetStringInfo(StringInfo str)
+{
 	str->data[0] = '\0';
 	str->len = 0;
 	str->cursor = 0;
