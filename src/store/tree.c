@@ -567,13 +567,15 @@ tree_count(const Tree *tree, Stored *stored)
 	int64		pending = stored->expanded > 0 && !stored->settled ? 1 : 0;
 
 	catalog_run("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
-				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1 "
+				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1, moves = moves + $7 "
 				"WHERE schema = $1 AND name = $2",
-				6, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID},
+				7, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID, INT8OID},
 				(Datum[]) {
 		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(stored->states),
-			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier), Int64GetDatum(pending)
+			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier), Int64GetDatum(pending),
+			Int64GetDatum(stored->moves)
 	}, SPI_OK_UPDATE);
+	counts_write(tree, &stored->counts);
 	stored->pending += pending;
 }
 
