@@ -197,7 +197,8 @@ time_is_up(const GrowJob *job, const TreeCounters *c)
  * to nothing (a grow of 5 s on a tree of 1.5 million states stored none),
  * and the propagation would not finish anyway.  When it would take more
  * than half the limit, the job expands for all of it and leaves the
- * propagation pending, and says so.
+ * propagation pending, and says so; when the frontier runs out first, it
+ * propagates in the time left.
  */
 static void
 decide_expand_only(GrowJob *job, const TreeCounters *c)
@@ -460,7 +461,8 @@ grow_until_done(GrowJob *job)
 			break;
 		notice_progress(job, "expanding");
 	}
-	if (!job->expand_only)
+	/* A job that expanded for the whole limit propagates in what is left of it, if anything. */
+	if (!job->expand_only || GetCurrentTimestamp() < job->deadline)
 		propagate_at_end(job);
 	update_progress(job, true);
 	commit_if_possible(job);
