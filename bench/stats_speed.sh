@@ -9,8 +9,8 @@
 #   bash bench/stats_speed.sh
 source "$(dirname "$0")/bench.sh"
 gt_setup
-gt_fresh_database gametree_bench_stats
-db=gametree_bench_stats
+gt_fresh_database gametree_bench
+db=gametree_bench
 states=${STATES:-1400000}
 
 gt_psql -d $db -qAt -c "SET client_min_messages = warning" \

@@ -213,7 +213,7 @@ decide_expand_only(GrowJob *job, const TreeCounters *c)
 			(errmsg("grow %s: time_limit %.3g s is too short to propagate the tree: expanding for all of it, "
 					"propagation left pending", job->tree->qualified, limit / 1e6),
 			 errdetail("Propagating %lld states and %lld edges needs about %.3g s (%.2g microseconds per row read, "
-					   "as measured in this session), more than half of time_limit.",
+					   "as estimated in this session), more than half of time_limit.",
 					   (long long) c->states, (long long) c->edges, reserve / 1e6,
 					   read_seconds_per_row * 1e6),
 			 errhint("Run SELECT gametree.propagate(%s, false); or a grow with a time_limit of %.0f s "
