@@ -413,6 +413,19 @@ check "psql: the same NOTICE for CALL gametree.grow" \
 	eval 'status_is 0 && has_err "^NOTICE:  grow public.c4int: time_limit 0.3 s is too short to propagate the tree"'
 check "the states it stored are counted pending" \
 	eval '[ "$(q "SELECT states > '"$before"' AND pending > 0 FROM gametree.trees WHERE name = '"'c4int'"'")" = t ]'
+# Not on a terminal, a plain progress line comes after 5 s; its ETA (for a
+# target far away) is minutes, in the one format of every time the client
+# prints (it printed 0m10s beside 9.6s).  Without a time limit nothing
+# propagates meanwhile; Ctrl-C ends it.
+"$CLIENT" grow c4int --states 100000000 >"$WORK/out" 2>"$WORK/err" &
+BG_PID=$!
+sleep 6.5
+kill -INT "$BG_PID"
+wait "$BG_PID"
+RC=$?
+BG_PID=
+check "times in one format: seconds to a tenth after the minutes (elapsed 5.0s, ETA in minutes)" \
+	eval 'status_is 1 && has_err "^public.c4int: [0-9]+ states, [0-9]+ edges, frontier [0-9]+, [0-9]+ states/s, [0-9]\.[0-9]s, ETA ([0-9]+h)?[0-9]+m[0-9]{2}\.[0-9]s$"'
 
 # ------------------------------------------------------------------- drop
 
