@@ -318,3 +318,63 @@ AS 'MODULE_PATHNAME', 'gametree_notation'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.notation(text, jsonb, jsonb) IS
 'A line of moves from state (a JSON array, each move in any form next() takes, such as analyse''s pv) in the game''s notation, separated by blanks: SAN for chess (e4 e5 Nf3), PDN for checkers (11-15), the column for connect four, row,column for tic-tac-toe, the action as JSON for games from GDL';
+
+-- What tree_stats, depth_stats and outcomes report is kept current by the
+-- functions that write a tree (they counted the tables, seconds on a large
+-- tree); the counts of trees made before are counted once, here.
+ALTER TABLE @extschema@.trees ADD COLUMN moves bigint NOT NULL DEFAULT 0;
+COMMENT ON COLUMN @extschema@.trees.moves IS
+'Rows of the tree''s _moves table (distinct joint moves)';
+
+-- What tree_stats, depth_stats and outcomes report, kept by the functions
+-- that write a tree, in the transaction that writes its rows, so that they
+-- read a few rows here instead of counting the tree's tables.
+CREATE TABLE @extschema@.tree_depths (
+    schema   name NOT NULL,
+    tree     text NOT NULL,
+    depth    integer NOT NULL,
+    states   bigint NOT NULL,
+    expanded bigint NOT NULL,
+    terminal bigint NOT NULL,
+    proven   bigint NOT NULL,
+    edges    bigint NOT NULL,
+    PRIMARY KEY (schema, tree, depth)
+);
+COMMENT ON TABLE @extschema@.tree_depths IS
+'Per tree and depth: states, expanded (and not terminal), terminal, proven, edges out of them; kept by expand, grow and propagate, read by tree_stats and depth_stats; written by gametree''s functions only';
+GRANT SELECT ON @extschema@.tree_depths TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.tree_depths', '');
+
+CREATE TABLE @extschema@.tree_values (
+    schema   name NOT NULL,
+    tree     text NOT NULL,
+    utility  jsonb NOT NULL,
+    states   bigint NOT NULL,
+    PRIMARY KEY (schema, tree, utility)
+);
+COMMENT ON TABLE @extschema@.tree_values IS
+'Per tree and proven utility: the proven states with that utility; kept by expand, grow and propagate, read by outcomes; written by gametree''s functions only';
+GRANT SELECT ON @extschema@.tree_values TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.tree_values', '');
+
+CREATE FUNCTION @extschema@.recount(tree text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'gametree_recount'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.recount(text) IS
+'Counts a tree''s tables again and sets its counters (gametree.trees, tree_depths, tree_values) to what they hold: after rows were written by hand';
+COMMENT ON FUNCTION @extschema@.propagate(text, boolean) IS
+'Recomputes every utility, mobility and proven flag from scratch, and counts the tables again as recount does (or, with from_scratch false, only what stale states need), deepest states first; returns the evaluations made';
+
+DO $upgrade$
+DECLARE
+    t record;
+BEGIN
+    FOR t IN SELECT schema, name FROM @extschema@.trees LOOP
+        CONTINUE WHEN pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_states')) IS NULL
+                   OR pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_moves')) IS NULL
+                   OR pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_graph')) IS NULL;
+        PERFORM @extschema@.recount(pg_catalog.format('%I.%I', t.schema, t.name));
+    END LOOP;
+END
+$upgrade$;

@@ -163,6 +163,7 @@ CREATE TABLE @extschema@.trees (
     frontier bigint NOT NULL,
     pending  bigint NOT NULL DEFAULT 0,
     writes   bigint NOT NULL DEFAULT 0,
+    moves    bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (schema, name)
 );
 COMMENT ON TABLE @extschema@.trees IS
@@ -173,6 +174,40 @@ COMMENT ON COLUMN @extschema@.trees.writes IS
 'Expansions stored so far, propagated or not: a propagation that commits as it goes (grow''s) stops when another session stored one since it read the tree';
 GRANT SELECT ON @extschema@.trees TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.trees', '');
+
+COMMENT ON COLUMN @extschema@.trees.moves IS
+'Rows of the tree''s _moves table (distinct joint moves)';
+
+-- What tree_stats, depth_stats and outcomes report, kept by the functions
+-- that write a tree, in the transaction that writes its rows, so that they
+-- read a few rows here instead of counting the tree's tables.
+CREATE TABLE @extschema@.tree_depths (
+    schema   name NOT NULL,
+    tree     text NOT NULL,
+    depth    integer NOT NULL,
+    states   bigint NOT NULL,
+    expanded bigint NOT NULL,
+    terminal bigint NOT NULL,
+    proven   bigint NOT NULL,
+    edges    bigint NOT NULL,
+    PRIMARY KEY (schema, tree, depth)
+);
+COMMENT ON TABLE @extschema@.tree_depths IS
+'Per tree and depth: states, expanded (and not terminal), terminal, proven, edges out of them; kept by expand, grow and propagate, read by tree_stats and depth_stats; written by gametree''s functions only';
+GRANT SELECT ON @extschema@.tree_depths TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.tree_depths', '');
+
+CREATE TABLE @extschema@.tree_values (
+    schema   name NOT NULL,
+    tree     text NOT NULL,
+    utility  jsonb NOT NULL,
+    states   bigint NOT NULL,
+    PRIMARY KEY (schema, tree, utility)
+);
+COMMENT ON TABLE @extschema@.tree_values IS
+'Per tree and proven utility: the proven states with that utility; kept by expand, grow and propagate, read by outcomes; written by gametree''s functions only';
+GRANT SELECT ON @extschema@.tree_values TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.tree_values', '');
 
 CREATE TABLE @extschema@.grow_progress (
     pid           integer PRIMARY KEY,
@@ -276,7 +311,7 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_propagate'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.propagate(text, boolean) IS
-'Recomputes every utility, mobility and proven flag from scratch (or, with from_scratch false, only what stale states need), deepest states first; returns the evaluations made';
+'Recomputes every utility, mobility and proven flag from scratch, and counts the tables again as recount does (or, with from_scratch false, only what stale states need), deepest states first; returns the evaluations made';
 
 CREATE PROCEDURE @extschema@.grow(tree text, max_states bigint DEFAULT NULL, max_depth integer DEFAULT NULL,
                                   time_limit interval DEFAULT NULL)
@@ -286,6 +321,13 @@ COMMENT ON PROCEDURE @extschema@.grow(text, bigint, integer, interval) IS
 'Batch job: expands the frontier breadth first, committing every batch (in one transaction inside a '
 'transaction block or a function); stops at max_states states, states max_depth plies deep, time_limit, '
 'or an empty frontier; resumable; sessions may share one tree';
+
+CREATE FUNCTION @extschema@.recount(tree text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'gametree_recount'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.recount(text) IS
+'Counts a tree''s tables again and sets its counters (gametree.trees, tree_depths, tree_values) to what they hold: after rows were written by hand';
 
 -- Analytics over a tree's tables.
 

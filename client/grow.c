@@ -31,6 +31,7 @@ typedef struct Session
 	bool		running;
 	PGresult   *error;			/* the call's error, if it failed */
 	char		phase[160];		/* what grow does when not plain expansion, else "" */
+	char		said[1024];		/* its last NOTICE with a HINT, printed at the end */
 } Session;
 
 typedef struct Counts
@@ -66,7 +67,9 @@ read_counts(PGconn *monitor, const char *const where[2], Counts *counts)
  * grow's NOTICEs name its phase.  While it expands in memory or
  * propagates, the counters stand still, possibly for minutes, so the
  * progress line shows that phase instead ("propagating: writing, 30000 of
- * 382397"); its plain "expanding, ..." notices clear it.
+ * 382397"); its plain "expanding, ..." notices clear it.  Its notices with
+ * a HINT say what kept the job short of its work (time_limit, other
+ * sessions): they are printed when it ends.
  */
 static void
 on_grow_notice(void *arg, const PGresult *res)
@@ -75,8 +78,18 @@ on_grow_notice(void *arg, const PGresult *res)
 	const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 	const char *phase = message ? strstr(message, ": ") : NULL;
 
+	const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
+
 	if (phase == NULL)
 		return;
+	/* What stopped the job short of its work (a time limit, other sessions), as psql shows it. */
+	if (hint != NULL && strncmp(message, "grow ", 5) == 0)
+	{
+		snprintf(s->said, sizeof s->said, "NOTICE:  %s\n%s%s%sHINT:  %s\n", message,
+				 detail ? "DETAIL:  " : "", detail ? detail : "", detail ? "\n" : "", hint);
+		return;
+	}
 	phase += 2;
 	if (strncmp(message, "propagate ", 10) == 0)
 		snprintf(s->phase, sizeof s->phase, "propagating: %s", phase);
@@ -277,6 +290,15 @@ run_grow(PGconn *monitor, Args *args)
 				   args->opt[OPT_STATES] ? strtoll(args->opt[OPT_STATES], NULL, 10) : 0);
 	watch(sessions, jobs, monitor, where, &progress, &outcome);
 	progress_finish(&progress);
+	for (int i = 0; i < jobs; i++)
+	{
+		bool		repeated = false;
+
+		for (int j = 0; j < i; j++)
+			repeated |= strcmp(sessions[i].said, sessions[j].said) == 0;
+		if (!repeated)
+			fputs(sessions[i].said, stderr);
+	}
 
 	seconds = now_seconds() - progress.started;
 	if (!outcome.failure && !outcome.monitor_failed && read_counts(monitor, where, &end))

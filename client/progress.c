@@ -9,6 +9,7 @@
  */
 #include "progress.h"
 
+#include <math.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,17 +24,25 @@ now_seconds(void)
 	return (double) ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * One format for every time the client prints: seconds to a tenth, after
+ * the minutes and hours when there are any (9.6s, 10.0s, 2m05.0s,
+ * 1h02m05.0s).
+ */
 void
 format_duration(double seconds, char *buf, size_t len)
 {
-	long		s = (long) (seconds + 0.5);
+	long long	tenths = llround(seconds * 10);
+	long long	s = tenths / 10;
 
-	if (seconds < 10)
-		snprintf(buf, len, "%.1fs", seconds);
+	if (tenths < 0)
+		tenths = s = 0;
+	if (s < 60)
+		snprintf(buf, len, "%lld.%llds", s, tenths % 10);
 	else if (s < 3600)
-		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+		snprintf(buf, len, "%lldm%02lld.%llds", s / 60, s % 60, tenths % 10);
 	else
-		snprintf(buf, len, "%ldh%02ldm", s / 3600, s % 3600 / 60);
+		snprintf(buf, len, "%lldh%02lldm%02lld.%llds", s / 3600, s % 3600 / 60, s % 60, tenths % 10);
 }
 
 void

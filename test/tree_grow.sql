@@ -1,7 +1,7 @@
 -- growing trees: reference counts, concurrent sessions, interrupted and resumed jobs.
 -- Not in one transaction: other sessions (dblink) must see the trees.
 SET client_min_messages = warning;
-SELECT plan(11);
+SELECT plan(13);
 
 \ir helpers.psql
 
@@ -102,6 +102,20 @@ RESET statement_timeout;
 \o
 SELECT cmp_ok(clock_timestamp() - :'started'::timestamptz, '<', interval '10 s',
               'a grow waiting for held frontier states ends at its time_limit');
+
+-- A time_limit too short to propagate the tree (a propagation reads all of
+-- it) went to the reserve for propagation whole: grow stored nothing.  It
+-- expands for the whole limit now and leaves the propagation pending.
+\o /dev/null
+SELECT gametree.create_tree('wide', 'connect4');
+CALL gametree.grow('wide', max_depth => 7);
+\o
+SELECT states AS wide_before FROM gametree.trees WHERE name = 'wide' \gset
+CALL gametree.grow('wide', time_limit => '50 ms');
+SELECT cmp_ok((SELECT states FROM gametree.trees WHERE name = 'wide'), '>', :wide_before::bigint,
+              'a grow whose time_limit is too short to propagate the tree expands states anyway');
+SELECT cmp_ok((SELECT pending FROM gametree.trees WHERE name = 'wide'), '>', 0::bigint,
+              'and leaves their propagation pending');
 
 \o /dev/null
 SELECT dblink_exec('one', 'ROLLBACK');

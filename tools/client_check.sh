@@ -479,6 +479,40 @@ check "equal counts to the uninterrupted grow" \
 same_table "equal _states to the uninterrupted grow" c4ref_states c4int_states
 same_table "equal _graph to the uninterrupted grow" c4ref_graph c4int_graph
 
+# ------------------------------------- a time limit too short to propagate
+
+note "grow --time shorter than a propagation of the tree"
+# A fresh session estimates a propagation of c4int (261,234 states) at more
+# than a second: grow expands for the whole limit and says why it leaves the
+# propagation pending (it used to store nothing and say nothing).
+before=$(q "SELECT states FROM gametree.trees WHERE name = 'c4int'")
+run grow c4int --time 1s
+check "grow --time 1s on a large tree: states added" \
+	eval 'status_is 0 && has "^public.c4int: [0-9]+ states \(\+[1-9][0-9]*\), .*; [0-9]+\.[0-9]s, "'
+check "and the NOTICE saying why, with its numbers, DETAIL and HINT" \
+	eval 'has_err "^NOTICE:  grow public.c4int: time_limit 1 s is too short to propagate the tree: expanding for all of it, propagation left pending$" &&
+	      has_err "^DETAIL:  Propagating [0-9]+ states and [0-9]+ edges needs about [0-9.]+ s " &&
+	      has_err "^HINT:  Run SELECT gametree.propagate\('"'public.c4int'"', false\);"'
+gt_psql -d "$DB" -c "CALL gametree.grow('c4int', time_limit => '300 ms')" >"$WORK/out" 2>"$WORK/err"
+RC=$?
+check "psql: the same NOTICE for CALL gametree.grow" \
+	eval 'status_is 0 && has_err "^NOTICE:  grow public.c4int: time_limit 0.3 s is too short to propagate the tree"'
+check "the states it stored are counted pending" \
+	eval '[ "$(q "SELECT states > '"$before"' AND pending > 0 FROM gametree.trees WHERE name = '"'c4int'"'")" = t ]'
+# Not on a terminal, a plain progress line comes after 5 s; its ETA (for a
+# target far away) is minutes, in the one format of every time the client
+# prints (it printed 0m10s beside 9.6s).  Without a time limit nothing
+# propagates meanwhile; Ctrl-C ends it.
+"$CLIENT" grow c4int --states 100000000 >"$WORK/out" 2>"$WORK/err" &
+BG_PID=$!
+sleep 6.5
+kill -INT "$BG_PID"
+wait "$BG_PID"
+RC=$?
+BG_PID=
+check "times in one format: seconds to a tenth after the minutes (elapsed 5.0s, ETA in minutes)" \
+	eval 'status_is 1 && has_err "^public.c4int: [0-9]+ states, [0-9]+ edges, frontier [0-9]+, [0-9]+ states/s, [0-9]\.[0-9]s, ETA ([0-9]+h)?[0-9]+m[0-9]{2}\.[0-9]s$"'
+
 # ------------------------------------------------------------------- drop
 
 run drop ttt2

@@ -432,6 +432,8 @@ each_tree "every tree: gametree.trees' states, edges and frontier equal the coun
 	              (SELECT count(*) FROM :states WHERE NOT expanded) AS real_frontier) r
 	 WHERE (c.states, c.edges, c.frontier) IS DISTINCT FROM (r.real_states, r.real_edges, r.real_frontier)
 	    OR c.pending < 0"
+each_tree "every tree: the counts depth_stats, outcomes and tree_stats read equal the counts of its tables" \
+	"$(gt_counts_differ_sql ":'tree'" :states :graph :moves)"
 each_tree "every tree's game is loaded, and its root is one of its states" \
 	"SELECT 'game not loaded' WHERE NOT EXISTS (SELECT FROM gametree.games() WHERE game = :'game')
 	 UNION ALL

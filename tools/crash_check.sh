@@ -180,6 +180,8 @@ consistency() {
 		 WHERE (SELECT pending FROM gametree.tree_info('$t')) = 0
 		   AND s.expanded AND s.goal IS NULL AND s.control IS NOT NULL
 		   AND (s.utility ->> s.control)::numeric IS DISTINCT FROM e.best"
+	none "$t $when: the counts depth_stats, outcomes and tree_stats read equal the real counts" \
+		"$(gt_counts_differ_sql "'$t'" "$s" "$g" "$m")"
 	none "$t $when: gametree.trees counters (states, edges, frontier) equal the real counts" \
 		"SELECT c.states, c.edges, c.frontier, r.states AS real_states, r.edges AS real_edges,
 		        r.frontier AS real_frontier

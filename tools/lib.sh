@@ -106,6 +106,36 @@ gt_fresh_database() {
 	done
 }
 
+# SQL listing where the counts that depth_stats, outcomes and tree_stats
+# read differ from counting the tables of tree TREE (an SQL literal or psql
+# variable) with tables STATES, GRAPH and MOVES: no rows when they agree.
+gt_counts_differ_sql() {
+	local tree=$1 states=$2 graph=$3 moves=$4
+	cat <<-EOF
+	WITH kept AS (SELECT depth, states, expanded, terminal, proven, edges FROM gametree.depth_stats($tree)),
+	     counted AS (SELECT s.depth, count(*), count(*) FILTER (WHERE s.expanded AND s.goal IS NULL),
+	                        count(*) FILTER (WHERE s.goal IS NOT NULL), count(*) FILTER (WHERE s.proven),
+	                        coalesce(sum(e.n), 0)::bigint
+	                 FROM $states s LEFT JOIN (SELECT init_id, count(*) AS n FROM $graph GROUP BY init_id) e
+	                      ON e.init_id = s.id GROUP BY s.depth),
+	     kept_outcomes AS (SELECT role, wins, draws, losses, unproven FROM gametree.outcomes($tree)),
+	     counted_outcomes AS (SELECT r.role, count(*) FILTER (WHERE s.proven AND (s.utility ->> r.role)::numeric = 100),
+	                                 count(*) FILTER (WHERE s.proven AND (s.utility ->> r.role)::numeric > 0
+	                                                  AND (s.utility ->> r.role)::numeric < 100),
+	                                 count(*) FILTER (WHERE s.proven AND (s.utility ->> r.role)::numeric = 0),
+	                                 count(*) FILTER (WHERE NOT s.proven)
+	                          FROM unnest((SELECT g.roles FROM gametree.games() g
+	                                       WHERE g.game = (SELECT game FROM gametree.tree_info($tree)))) r(role)
+	                          CROSS JOIN $states s GROUP BY r.role)
+	(SELECT 'depth_stats, not counted' AS what, k::text AS row FROM (TABLE kept EXCEPT TABLE counted) k)
+	UNION ALL (SELECT 'counted, not in depth_stats', c::text FROM (TABLE counted EXCEPT TABLE kept) c)
+	UNION ALL (SELECT 'outcomes, not counted', k::text FROM (TABLE kept_outcomes EXCEPT TABLE counted_outcomes) k)
+	UNION ALL (SELECT 'counted, not in outcomes', c::text FROM (TABLE counted_outcomes EXCEPT TABLE kept_outcomes) c)
+	UNION ALL (SELECT 'moves', t.moves || ' kept, ' || m.n || ' counted' FROM gametree.tree_info($tree) t,
+	           (SELECT count(*) AS n FROM $moves) m WHERE t.moves <> m.n)
+	EOF
+}
+
 gt_setup() {
 	gt_install_packages
 	gt_lock

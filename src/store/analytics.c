@@ -1,7 +1,9 @@
 /*
  * analytics.c: tree_stats, depth_stats, outcomes and principal_variation,
- * set-returning queries over a tree's tables.  Each opens the tree (which
- * pins search_path), runs one query and returns its rows.
+ * set-returning queries over a tree.  Each opens the tree (which pins
+ * search_path), runs one query and returns its rows.  The first three read
+ * the counts that writers keep (store/counts.h), a few catalog rows, not
+ * the tables: milliseconds on a tree of millions of states.
  */
 #include "postgres.h"
 
@@ -9,9 +11,13 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "store/schema.h"
 #include "store/tree.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
 /* Runs the tree's query and returns its rows, whose columns match the function's result. */
@@ -37,85 +43,96 @@ return_rows(FunctionCallInfo fcinfo, Tree *tree, const char *sql, int nargs, Oid
 	return (Datum) 0;
 }
 
+/*
+ * Opens the tree for a query.  The counts come from gametree's catalogs,
+ * which everyone may read; a role sees them only as far as it may read the
+ * tables they count (reads, a bit mask of TREE_STATES etc.), as when they
+ * were counted from the tables.
+ */
 static Tree *
-open_for_rows(FunctionCallInfo fcinfo)
+open_for_rows(FunctionCallInfo fcinfo, int reads)
 {
+	Tree	   *tree;
+
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
-	return tree_open(PG_GETARG_TEXT_PP(0), TREE_READ);
+	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_READ);
+	for (int i = 0; i < TREE_TABLES; i++)
+		if ((reads & (1 << i)) && pg_class_aclcheck(tree->relids[i], GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+			aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, get_rel_name(tree->relids[i]));
+	return tree;
 }
+
+#define READS_ALL ((1 << TREE_TABLES) - 1)
 
 PG_FUNCTION_INFO_V1(gametree_tree_stats);
 Datum
 gametree_tree_stats(PG_FUNCTION_ARGS)
 {
-	Tree	   *tree = open_for_rows(fcinfo);
+	Tree	   *tree = open_for_rows(fcinfo, READS_ALL);
 
 	return return_rows(fcinfo, tree,
-					   psprintf("SELECT $1, count(*), (SELECT count(*) FROM %3$s), "
-								"(SELECT count(*) FROM %2$s), "
-								"count(*) FILTER (WHERE s.expanded AND s.goal IS NULL), "
-								"count(*) FILTER (WHERE NOT s.expanded), "
-								"count(*) FILTER (WHERE s.goal IS NOT NULL), "
-								"count(*) FILTER (WHERE s.proven), max(s.depth), "
-								"round((SELECT count(*) FROM %3$s)::numeric "
-								"/ nullif(count(*) FILTER (WHERE s.expanded AND s.goal IS NULL), 0), 3), "
+					   psprintf("SELECT $1, t.states, t.edges, t.moves, d.expanded, t.frontier, d.terminal, "
+								"d.proven, d.max_depth, round(t.edges::numeric / nullif(d.expanded, 0), 3), "
 								"r.utility, r.mobility, r.proven "
-								"FROM %1$s s, %1$s r WHERE r.id = $2 "
-								"GROUP BY r.utility, r.mobility, r.proven",
-								tree->states, tree->moves, tree->graph),
-					   2, (Oid[]) {TEXTOID, INT8OID},
-					   (Datum[]) {CStringGetTextDatum(tree->game->name), Int64GetDatum(tree->root_id)});
+								"FROM gametree.trees t, LATERAL (SELECT coalesce(sum(d.expanded), 0)::bigint, "
+								"coalesce(sum(d.terminal), 0)::bigint, coalesce(sum(d.proven), 0)::bigint, "
+								"max(d.depth) FROM gametree.tree_depths d "
+								"WHERE d.schema = t.schema AND d.tree = t.name) d(expanded, terminal, proven, max_depth), "
+								"%s r WHERE t.schema = $2 AND t.name = $3 AND r.id = $4", tree->states),
+					   4, (Oid[]) {TEXTOID, NAMEOID, TEXTOID, INT8OID},
+					   (Datum[]) {CStringGetTextDatum(tree->game->name), name_datum(tree->schema),
+					   CStringGetTextDatum(tree->name), Int64GetDatum(tree->root_id)});
 }
 
 PG_FUNCTION_INFO_V1(gametree_depth_stats);
 Datum
 gametree_depth_stats(PG_FUNCTION_ARGS)
 {
-	Tree	   *tree = open_for_rows(fcinfo);
+	Tree	   *tree = open_for_rows(fcinfo, (1 << TREE_STATES) | (1 << TREE_GRAPH));
 
 	return return_rows(fcinfo, tree,
-					   psprintf("SELECT s.depth, count(*), "
-								"count(*) FILTER (WHERE s.expanded AND s.goal IS NULL), "
-								"count(*) FILTER (WHERE s.goal IS NOT NULL), "
-								"count(*) FILTER (WHERE s.proven), coalesce(sum(e.n), 0)::bigint, "
-								"round(sum(e.n)::numeric "
-								"/ nullif(count(*) FILTER (WHERE s.expanded AND s.goal IS NULL), 0), 3) "
-								"FROM %s s LEFT JOIN "
-								"(SELECT init_id, count(*) AS n FROM %s GROUP BY init_id) e "
-								"ON e.init_id = s.id GROUP BY s.depth ORDER BY s.depth",
-								tree->states, tree->graph),
-					   0, NULL, NULL);
+					   "SELECT depth, states, expanded, terminal, proven, edges, "
+					   "round(nullif(edges, 0)::numeric / nullif(expanded, 0), 3) "
+					   "FROM gametree.tree_depths WHERE schema = $1 AND tree = $2 ORDER BY depth",
+					   2, (Oid[]) {NAMEOID, TEXTOID},
+					   (Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)});
 }
 
 PG_FUNCTION_INFO_V1(gametree_outcomes);
 Datum
 gametree_outcomes(PG_FUNCTION_ARGS)
 {
-	Tree	   *tree = open_for_rows(fcinfo);
+	Tree	   *tree = open_for_rows(fcinfo, 1 << TREE_STATES);
 	const Game *game = tree->game;
 	Datum	   *roles = palloc(game->nroles * sizeof(Datum));
 
 	for (int r = 0; r < game->nroles; r++)
 		roles[r] = CStringGetTextDatum(game->roles[r]);
+	/* Proven states per proven utility (gametree.tree_values), a few rows. */
 	return return_rows(fcinfo, tree,
-					   psprintf("SELECT r.role, "
-								"count(*) FILTER (WHERE s.proven AND (s.utility ->> r.role)::numeric = 100), "
-								"count(*) FILTER (WHERE s.proven AND (s.utility ->> r.role)::numeric > 0 "
-								"AND (s.utility ->> r.role)::numeric < 100), "
-								"count(*) FILTER (WHERE s.proven AND (s.utility ->> r.role)::numeric = 0), "
-								"count(*) FILTER (WHERE NOT s.proven) "
-								"FROM unnest($1) WITH ORDINALITY r(role, n) CROSS JOIN %s s "
-								"GROUP BY r.role, r.n ORDER BY r.n", tree->states),
-					   1, (Oid[]) {TEXTARRAYOID},
-					   (Datum[]) {datum_array(roles, NULL, game->nroles, TEXTOID)});
+					   "SELECT r.role, "
+					   "coalesce(sum(v.states) FILTER (WHERE (v.utility ->> r.role)::numeric = 100), 0)::bigint, "
+					   "coalesce(sum(v.states) FILTER (WHERE (v.utility ->> r.role)::numeric > 0 "
+					   "AND (v.utility ->> r.role)::numeric < 100), 0)::bigint, "
+					   "coalesce(sum(v.states) FILTER (WHERE (v.utility ->> r.role)::numeric = 0), 0)::bigint, "
+					   "t.states - (SELECT coalesce(sum(d.proven), 0) FROM gametree.tree_depths d "
+					   "WHERE d.schema = t.schema AND d.tree = t.name)::bigint "
+					   "FROM unnest($1) WITH ORDINALITY r(role, n) CROSS JOIN gametree.trees t "
+					   "LEFT JOIN gametree.tree_values v ON v.schema = t.schema AND v.tree = t.name "
+					   "WHERE t.schema = $2 AND t.name = $3 "
+					   "GROUP BY r.role, r.n, t.schema, t.name, t.states ORDER BY r.n",
+					   3, (Oid[]) {TEXTARRAYOID, NAMEOID, TEXTOID},
+					   (Datum[]) {datum_array(roles, NULL, game->nroles, TEXTOID), name_datum(tree->schema),
+					   CStringGetTextDatum(tree->name)});
 }
 
 PG_FUNCTION_INFO_V1(gametree_principal_variation);
 Datum
 gametree_principal_variation(PG_FUNCTION_ARGS)
 {
-	Tree	   *tree = open_for_rows(fcinfo);
+	/* Its query reads the tables themselves. */
+	Tree	   *tree = open_for_rows(fcinfo, 0);
 	int64		state_id = PG_GETARG_INT64(1);
 
 	spi_run(psprintf("SELECT 1 FROM %s WHERE id = $1", tree->states), 1, (Oid[]) {INT8OID},

@@ -19,6 +19,7 @@
 #include "fmgr.h"
 #include "gdl/gdl.h"
 #include "miscadmin.h"
+#include "store/counts.h"
 #include "store/expand.h"
 #include "store/schema.h"
 #include "utils/acl.h"
@@ -263,6 +264,7 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 		catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 					(Oid[]) {NAMEOID, TEXTOID},
 					(Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)}, SPI_OK_DELETE);
+		counts_forget(tree.schema, base);
 	}
 	create_tables(&tree, nsp);
 	tree_insert_root(&tree, root, &stored);
@@ -273,6 +275,7 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 					CStringGetTextDatum(tree.game->name), Int64GetDatum(gt_state_hash(tree.game, root)),
 					name_datum(GetUserNameFromId(GetUserId(), false)), Int64GetDatum(stored.states),
 				Int64GetDatum(stored.frontier)}, SPI_OK_INSERT);
+	counts_write(&tree, &stored.counts);
 	gt_unpin_search_path(tree.path_level);
 	SPI_finish();
 	PG_RETURN_INT64((int64) gt_state_hash(tree.game, root));
@@ -319,6 +322,7 @@ gametree_drop_tree(PG_FUNCTION_ARGS)
 	catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 				(Oid[]) {NAMEOID, TEXTOID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_DELETE);
+	counts_forget(tree->schema, tree->name);
 	catalog_run("DELETE FROM gametree.grow_progress WHERE schema = $1 AND tree = $2", 2,
 				(Oid[]) {NAMEOID, TEXTOID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_DELETE);

@@ -100,6 +100,7 @@ typedef struct Batch
 	GameMove   *legal;			/* room for max_moves */
 	GameState  *child;
 	TimestampTz noticed;
+	TreeCounts *counts;			/* what storing it changes (store_batch) */
 } Batch;
 
 #define GROW(arr, n) ((arr) = repalloc_huge((arr), (Size) (n) * sizeof(*(arr))))
@@ -548,11 +549,20 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 	for (int32 k = 0; k < n; k++)
 	{
 		BatchNode  *node = &b->nodes[rows.states[k].row];
+		DepthCount *at = counts_at(&stored->counts, node->depth);
 
 		if (!node->terminal && !node->expanded)
 			stored->frontier++;
 		if (node->expanded)
 			stored->expanded++;
+		at->states++;
+		/* As fill_state writes them: goal when terminal, expanded when terminal or expanded. */
+		if (node->terminal)
+			at->terminal++;
+		else if (node->expanded)
+			at->expanded++;
+		if (node->value.proven)
+			counts_proven(&stored->counts, node->depth, value_utility_json(b->codec, &node->value), 1);
 	}
 	stored->states += write_rows(NULL, &table, 10, types, n, fill_state, NULL, &rows,
 								 SPI_OK_INSERT, NULL);
@@ -591,6 +601,7 @@ insert_edges(Batch *b, Stored *stored)
 
 		if (!node->expanded || node->kind == NODE_STORED)
 			continue;
+		counts_at(&stored->counts, node->depth)->edges += node->nedges;
 		for (int32 k = 0; k < node->nedges; k++)
 		{
 			rows.edges[n].init = node->id;
@@ -613,6 +624,14 @@ fill_taken(void *arg, RowChunk *c, int k, int64 index)
 
 	row_set(c, 0, k, Int64GetDatum(b->nodes[index].id), false);
 	row_set_value(b->codec, c, 1, k, &b->nodes[index].value, true);
+}
+
+/* After each statement marking taken states: how their values changed, for the counts. */
+static bool
+taken_written(void *arg, int64 written)
+{
+	counts_value_changes(((Batch *) arg)->counts);
+	return true;
 }
 
 /* Writes the batch: moves, states, edges, then the frontier states it expanded. */
@@ -638,6 +657,7 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 		spi_run_kept(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
 							  "ON CONFLICT DO NOTHING", tree->moves),
 					 2, arrays, values, SPI_OK_INSERT);
+		stored->moves += SPI_processed;
 		spi_run_kept(psprintf("SELECT u.id FROM unnest($1, $2) u(id, move) JOIN %s m ON m.id = u.id "
 							  "WHERE m.move <> u.move LIMIT 1", tree->moves),
 					 2, arrays, values, SPI_OK_SELECT);
@@ -649,12 +669,16 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 
 	insert_states(b, states_seen, stored);
 	insert_edges(b, stored);
+	/* The taken states' old values (o) as well as the new, for the counts. */
+	b->counts = &stored->counts;
 	write_rows(psprintf("UPDATE %s s SET expanded = true, utility = u.utility, "
 						"mobility = u.mobility, proven = u.proven, best_move = u.best_move "
-						"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-						"WHERE s.id = u.id", tree->states),
-			   NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken, NULL, b,
-			   SPI_OK_UPDATE, NULL);
+						"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), %s o "
+						"WHERE s.id = u.id AND o.id = u.id " COUNTS_RETURNING, tree->states, tree->states),
+			   NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, nrows, fill_taken,
+			   taken_written, b, SPI_OK_UPDATE_RETURNING, NULL);
+	for (int32 r = 0; r < nrows; r++)
+		counts_at(&stored->counts, b->nodes[r].depth)->expanded++;
 	stored->expanded += nrows;
 	stored->frontier -= nrows;
 	tree_count(tree, stored);

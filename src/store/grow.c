@@ -5,7 +5,8 @@
  * reports progress in gametree.grow_progress and in NOTICEs.  time_limit
  * bounds the whole call: expansion stops in time for the propagation, which
  * itself stops at the limit, leaving what it did not write pending for the
- * next call.
+ * next call.  A limit too short to propagate the tree goes to expansion
+ * alone (decide_expand_only).
  *
  * Called by CALL at top level, it commits every batch, so a cancelled job
  * keeps what it did and the next call resumes.  Inside a transaction block or
@@ -57,6 +58,7 @@ typedef struct GrowJob
 	int64		unpropagated;	/* states it expanded since its last propagation */
 	int64		stored;
 	int			batch;			/* states to expand in the next batch */
+	bool		expand_only;	/* time_limit leaves no room to propagate (grow_until_done) */
 } GrowJob;
 
 /*
@@ -175,11 +177,48 @@ propagation_reserve(const GrowJob *job, const TreeCounters *c)
 						   write_seconds_per_row * writes));
 }
 
+/* What expansion leaves for the final propagation, in microseconds (none when it is skipped). */
+static int64
+expansion_reserve(const GrowJob *job, const TreeCounters *c)
+{
+	return job->expand_only ? 0 : propagation_reserve(job, c);
+}
+
 /* Is it time to stop expanding, to leave the final propagation its time? */
 static bool
 time_is_up(const GrowJob *job, const TreeCounters *c)
 {
-	return job->deadline != 0 && GetCurrentTimestamp() + propagation_reserve(job, c) >= job->deadline;
+	return job->deadline != 0 && GetCurrentTimestamp() + expansion_reserve(job, c) >= job->deadline;
+}
+
+/*
+ * A propagation reads the whole tree: on a large tree it can take longer
+ * than a short time_limit.  Reserving its time would leave expansion next
+ * to nothing (a grow of 5 s on a tree of 1.5 million states stored none),
+ * and the propagation would not finish anyway.  When it would take more
+ * than half the limit, the job expands for all of it and leaves the
+ * propagation pending, and says so; when the frontier runs out first, it
+ * propagates in the time left.
+ */
+static void
+decide_expand_only(GrowJob *job, const TreeCounters *c)
+{
+	int64		limit = job->deadline - job->began;
+	int64		reserve = propagation_reserve(job, c);
+
+	if (job->deadline == 0 || 2 * reserve <= limit)
+		return;
+	job->expand_only = true;
+	ereport(NOTICE,
+			(errmsg("grow %s: time_limit %.3g s is too short to propagate the tree: expanding for all of it, "
+					"propagation left pending", job->tree->qualified, limit / 1e6),
+			 errdetail("Propagating %lld states and %lld edges needs about %.3g s (%.2g microseconds per row read, "
+					   "as estimated in this session), more than half of time_limit.",
+					   (long long) c->states, (long long) c->edges, reserve / 1e6,
+					   read_seconds_per_row * 1e6),
+			 errhint("Run SELECT gametree.propagate(%s, false); or a grow with a time_limit of %.0f s "
+					 "or more to propagate what it expands.",
+					 quote_literal_cstr(job->tree->qualified), ceil(2 * reserve / 1e6))));
 }
 
 /*
@@ -233,7 +272,7 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 	limits.max_new_states = job->max_states >= 0 ? Max(job->max_states - c->states, 0) : -1;
 	limits.deepen_until = start + (int64) gt_progress_interval * 1000 * DEEPEN_INTERVALS;
 	if (job->deadline != 0)
-		limits.deadline = job->deadline - propagation_reserve(job, c);
+		limits.deadline = job->deadline - expansion_reserve(job, c);
 	limits.write_seconds_per_row = insert_seconds_per_row;
 	limits.progress = batch_progress;
 	limits.progress_arg = job;
@@ -391,6 +430,9 @@ propagate_at_end(GrowJob *job)
 static void
 grow_until_done(GrowJob *job)
 {
+	TreeCounters first = read_counters(job);
+
+	decide_expand_only(job, &first);
 	commit_if_possible(job);
 	for (;;)
 	{
@@ -414,11 +456,14 @@ grow_until_done(GrowJob *job)
 		}
 		update_progress(job, false);
 		commit_if_possible(job);
-		if (GetCurrentTimestamp() >= job->propagate_at && !propagate_pending(job, NULL))
+		if (!job->expand_only && GetCurrentTimestamp() >= job->propagate_at &&
+			!propagate_pending(job, NULL))
 			break;
 		notice_progress(job, "expanding");
 	}
-	propagate_at_end(job);
+	/* A job that expanded for the whole limit propagates in what is left of it, if anything. */
+	if (!job->expand_only || GetCurrentTimestamp() < job->deadline)
+		propagate_at_end(job);
 	update_progress(job, true);
 	commit_if_possible(job);
 }

@@ -32,6 +32,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "store/counts.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
 #include "utils/builtins.h"
@@ -556,6 +557,7 @@ typedef struct Changes
 	int64	   *rows;			/* node or edge indexes */
 	int64		done;			/* rows written by earlier statements */
 	int64		total;
+	TreeCounts *counts;			/* states: what their statements return changes the counts */
 } Changes;
 
 static void
@@ -595,6 +597,12 @@ chunk_written(void *arg, int64 written)
 	Changes    *changes = arg;
 	Graph	   *g = changes->g;
 
+	/* In the transaction of the rows: a commit between chunks keeps both, a cancel neither. */
+	if (changes->counts != NULL)
+	{
+		counts_value_changes(changes->counts);
+		counts_write(g->tree, changes->counts);
+	}
 	report(g, "writing", changes->done + written, changes->total);
 	if (g->control->between_chunks != NULL)
 	{
@@ -608,12 +616,15 @@ chunk_written(void *arg, int64 written)
 	return !past_deadline(g);
 }
 
-/* Writes the states of changes with sql, whose $1..$5 are their ids and values; returns how many it wrote. */
+/*
+ * Writes the states of changes with sql, whose $1..$5 are their ids and
+ * values, and which returns COUNTS_RETURNING; returns how many it wrote.
+ */
 static int64
 write_states(Changes *changes, const char *sql, int64 n, bool *complete)
 {
 	return write_rows(sql, NULL, 5, (Oid[]) {INT8OID, JSONBOID, JSONBOID, BOOLOID, INT8OID}, n,
-					  fill_state, chunk_written, changes, SPI_OK_UPDATE, complete);
+					  fill_state, chunk_written, changes, SPI_OK_UPDATE_RETURNING, complete);
 }
 
 /*
@@ -631,7 +642,10 @@ write_changes(Graph *g, PropagateResult *result)
 				nleaves = 0,
 				nedges = 0;
 	bool		complete;
+	TreeCounts	counts;
 
+	counts_init(&counts);
+	valued.counts = leaves.counts = &counts;
 	valued.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
 	leaves.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
 	edges.rows = graph_resize(g, NULL, 0, Max(g->nedges, 1) * sizeof(int64));
@@ -653,8 +667,9 @@ write_changes(Graph *g, PropagateResult *result)
 	result->states_written =
 		write_states(&valued, psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
 									   "proven = u.proven, best_move = u.best_move "
-									   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-									   "WHERE s.id = u.id", g->tree->states),
+									   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), "
+									   "%s o WHERE s.id = u.id AND o.id = u.id " COUNTS_RETURNING,
+									   g->tree->states, g->tree->states),
 					 nvalued, &complete);
 
 	/*
@@ -670,9 +685,9 @@ write_changes(Graph *g, PropagateResult *result)
 													"FOR UPDATE SKIP LOCKED) "
 													"UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
 													"proven = u.proven, best_move = u.best_move "
-													"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move) "
-													"WHERE s.id = u.id AND s.id IN (SELECT id FROM free)",
-													g->tree->states, g->tree->states),
+													"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), "
+													"%s o WHERE s.id = u.id AND o.id = u.id AND s.id IN (SELECT id FROM free) "
+													COUNTS_RETURNING, g->tree->states, g->tree->states, g->tree->states),
 										   nleaves, &complete);
 
 		result->states_written += written;
@@ -904,6 +919,9 @@ gametree_propagate(PG_FUNCTION_ARGS)
 	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
 	tree_propagate(tree, from_scratch, &control, &result);
+	/* From scratch nothing is taken from the rows' values: nor from the counts (rows written by hand). */
+	if (from_scratch)
+		tree_recount(tree);
 	tree_close(tree);
 	SPI_finish();
 	PG_RETURN_INT64(result.evaluations);

@@ -123,6 +123,15 @@ forget_kept_plan(const char *sql)
 	hash_search(plans, &hash, HASH_REMOVE, NULL);
 }
 
+static void
+rewritten_by_rule(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+			 errmsg("a rule rewrote gametree's statement on a tree's table"),
+			 errhint("Drop the rules on the tree's tables.")));
+}
+
 /* Runs a statement, planned now or kept, and checks its result code. */
 static int
 spi_execute(const char *sql, bool keep, int nargs, Oid *types, Datum *values, int expected)
@@ -152,6 +161,16 @@ spi_execute(const char *sql, bool keep, int nargs, Oid *types, Datum *values, in
 		error = CopyErrorData();
 		FlushErrorState();
 		error->context = NULL;
+
+		/*
+		 * A rule made during the call (by a trigger) that rewrites one of
+		 * gametree's statements with RETURNING cannot return its rows: the
+		 * rewriter refuses it (0A000), where one without RETURNING is
+		 * rewritten (SPI_OK_REWRITTEN below).  The same error for both.
+		 */
+		if (error->sqlerrcode == ERRCODE_FEATURE_NOT_SUPPORTED &&
+			(expected == SPI_OK_UPDATE_RETURNING || expected == SPI_OK_INSERT_RETURNING))
+			rewritten_by_rule();
 		ReThrowError(error);
 	}
 	PG_END_TRY();
@@ -165,10 +184,7 @@ spi_execute(const char *sql, bool keep, int nargs, Oid *types, Datum *values, in
 	if (rc == SPI_OK_REWRITTEN && keep)
 		forget_kept_plan(sql);
 	if (rc == SPI_OK_REWRITTEN && expected != SPI_OK_REWRITTEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
-				 errmsg("a rule rewrote gametree's statement on a tree's table"),
-				 errhint("Drop the rules on the tree's tables.")));
+		rewritten_by_rule();
 	if (rc != expected)
 		elog(ERROR, "gametree: SPI returned %d for: %s", rc, sql);
 	return rc;
@@ -567,13 +583,15 @@ tree_count(const Tree *tree, Stored *stored)
 	int64		pending = stored->expanded > 0 && !stored->settled ? 1 : 0;
 
 	catalog_run("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
-				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1 "
+				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1, moves = moves + $7 "
 				"WHERE schema = $1 AND name = $2",
-				6, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID},
+				7, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID, INT8OID},
 				(Datum[]) {
 		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(stored->states),
-			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier), Int64GetDatum(pending)
+			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier), Int64GetDatum(pending),
+			Int64GetDatum(stored->moves)
 	}, SPI_OK_UPDATE);
+	counts_write(tree, &stored->counts);
 	stored->pending += pending;
 }
 

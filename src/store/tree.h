@@ -12,6 +12,7 @@
 #define GAMETREE_TREE_H
 
 #include "core/game.h"
+#include "store/counts.h"
 #include "utils/rel.h"
 
 /* What the caller is about to do with a tree. */
@@ -49,6 +50,8 @@ typedef struct Stored
 	int64		frontier;		/* new states still to expand */
 	int64		edges;
 	int64		pending;		/* what tree_count added to gametree.trees.pending */
+	int64		moves;			/* new rows of _moves */
+	TreeCounts	counts;			/* per depth and proven value, for tree_count */
 } Stored;
 
 /*
@@ -104,8 +107,8 @@ extern int64 tree_states(const Tree *tree);
 extern int64 tree_writes(const Tree *tree);
 
 /*
- * Adds what an expansion stored to the tree's counters in gametree.trees,
- * counts it as pending propagation (gametree.trees.pending, and
+ * Adds what an expansion stored to the tree's counters in gametree.trees
+ * and its counts (counts.h), counts it as pending propagation (gametree.trees.pending, and
  * stored->pending), and as one more write (gametree.trees.writes).  The
  * caller holds the tree lock.  Writers only ever add to pending: the one
  * that takes back is a propagation, of what it read (tree_propagate), or
