@@ -506,7 +506,14 @@ gametree_grow(PG_FUNCTION_ARGS)
 	job.tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	job.batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree grow batch",
 										  ALLOCSET_DEFAULT_SIZES);
+	/*
+	 * The tables before the catalog rows start_progress writes, in the
+	 * order of every call (drop_tree holds the tables while it deletes the
+	 * tree's progress rows), kept until the transaction ends.
+	 */
+	tree_hold_tables(job.tree);
 	start_progress(&job);
+	tree_release_tables(job.tree);
 	/* Its commits must not free the game if another session replaces it (load_game.c). */
 	gdl_hold_game(job.tree->game);
 	PG_TRY();

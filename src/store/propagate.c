@@ -643,6 +643,7 @@ write_changes(Graph *g, PropagateResult *result)
 				nedges = 0;
 	bool		complete;
 	TreeCounts	counts;
+	char	   *sql;
 
 	counts_init(&counts);
 	valued.counts = leaves.counts = &counts;
@@ -664,34 +665,34 @@ write_changes(Graph *g, PropagateResult *result)
 	leaves.done = nvalued;
 	edges.done = nvalued + nleaves;
 
-	result->states_written =
-		write_states(&valued, psprintf("UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
-									   "proven = u.proven, best_move = u.best_move "
-									   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), "
-									   "%s o WHERE s.id = u.id AND o.id = u.id " COUNTS_RETURNING,
-									   g->tree->states, g->tree->states),
-					 nvalued, &complete);
-
 	/*
-	 * From scratch, unexpanded states get the game's estimate again.  One
-	 * that a grow batch holds, the batch is expanding (it took it before
-	 * the tree lock this propagation holds, and waits for it): it is left
-	 * to the batch, which writes it valued from its children.
+	 * A state another transaction has locked is left as it is, and pending
+	 * stays, so that the next propagation writes it:
+	 * - an unexpanded one a grow batch holds, the batch is expanding (it
+	 *   took it before the tree lock this propagation holds, and waits for
+	 *   it), and writes it valued from its children;
+	 * - an expanded one is locked only by a batch whose FOR UPDATE SKIP
+	 *   LOCKED met it while it was being expanded: PostgreSQL locks the
+	 *   newest version of such a row before it sees that the row no longer
+	 *   qualifies, and keeps the lock.  Waiting for that batch, which waits
+	 *   for the tree lock, would deadlock.
+	 * Unexpanded states are written only from scratch: they get the game's
+	 * estimate again.
 	 */
+	sql = psprintf("WITH free AS (SELECT f.id FROM %s f WHERE f.id = ANY ($1) FOR UPDATE SKIP LOCKED) "
+				   "UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
+				   "proven = u.proven, best_move = u.best_move "
+				   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), "
+				   "%s o WHERE s.id = u.id AND o.id = u.id AND s.id IN (SELECT id FROM free) "
+				   COUNTS_RETURNING, g->tree->states, g->tree->states, g->tree->states);
+	result->states_written = write_states(&valued, sql, nvalued, &complete);
+	result->skipped = nvalued - result->states_written;
 	if (complete && nleaves > 0)
 	{
-		int64		written = write_states(&leaves,
-										   psprintf("WITH free AS (SELECT f.id FROM %s f WHERE f.id = ANY ($1) "
-													"FOR UPDATE SKIP LOCKED) "
-													"UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
-													"proven = u.proven, best_move = u.best_move "
-													"FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), "
-													"%s o WHERE s.id = u.id AND o.id = u.id AND s.id IN (SELECT id FROM free) "
-													COUNTS_RETURNING, g->tree->states, g->tree->states, g->tree->states),
-										   nleaves, &complete);
+		int64		written = write_states(&leaves, sql, nleaves, &complete);
 
 		result->states_written += written;
-		result->skipped = nleaves - written;
+		result->skipped += nleaves - written;
 	}
 	if (complete)
 		result->edges_written =

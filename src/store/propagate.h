@@ -23,7 +23,7 @@ typedef struct PropagateResult
 	int64		rows_read;		/* states and edges */
 	double		read_seconds;	/* reading and evaluating */
 	double		write_seconds;
-	int64		skipped;		/* unexpanded states left to the grow batch expanding them */
+	int64		skipped;		/* states other transactions had locked, left pending */
 	bool		superseded;		/* stopped: another session stored an expansion meanwhile */
 } PropagateResult;
 
