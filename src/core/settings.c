@@ -6,6 +6,7 @@
 
 #include <limits.h>
 
+#include "core/clock.h"
 #include "core/game.h"
 #include "core/settings.h"
 #include "fmgr.h"
@@ -67,6 +68,7 @@ void
 _PG_init(void)
 {
 	gt_init_games();
+	gt_clock_init();
 
 	DefineCustomIntVariable("gametree.grow_batch_size",
 							"Most frontier states one batch of grow expands and commits.",
