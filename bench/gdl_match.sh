@@ -58,7 +58,7 @@ printf '|---|---|---|---|---|---|---|---|\n'
 for name in "$@"; do
 	file="$GT_ROOT/test/data/gdl/$name.kif"
 	engine=$(gt_psql -d gametree_bench -qAt -v kif="$(cat "$file")" -v name="$name" \
-		-c "SELECT engine FROM gametree.load_game(:'name', :'kif')")
+		<<<"SELECT engine FROM gametree.load_game(:'name', :'kif')")
 	gt_psql -d gametree_bench -qAt -F ' | ' -v name="$name" -v engine="$engine" -v movetime="$MOVETIME" \
 		-v openings="$OPENINGS" -v max_plies="$MAX_PLIES" <<-'SQL'
 		SELECT '| ' || :'name' || '.kif', :'engine', count(*),

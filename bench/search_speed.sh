@@ -12,6 +12,9 @@
 #    prover evaluates at milliseconds a position (20 calls at 200 ms from
 #    0..9 plies in, per method), and for grow of a tree of it (5 calls at
 #    1 s, each on a fresh tree).
+#
+#   BENCH_RUNS=3 bash bench/search_speed.sh
+#   GAMES= bash bench/search_speed.sh      # chess.kif's part alone
 source "$(dirname "$0")/bench.sh"
 gt_setup
 gt_fresh_database gametree_bench
@@ -62,7 +65,7 @@ SQL
 
 printf '| game | perft leaves/s | alpha-beta nodes/s | perft/alpha-beta | MCTS iterations/s | overrun at 50 ms, alpha-beta: median / max | MCTS: median / max |\n'
 printf '|---|---|---|---|---|---|---|\n'
-for game in tictactoe connect4 checkers chess; do
+for game in ${GAMES-tictactoe connect4 checkers chess}; do
 	case $game in
 		tictactoe) depth=9 ;;
 		connect4) depth=8 ;;
@@ -83,7 +86,7 @@ echo "(median of $BENCH_RUNS runs for the rates; tic-tac-toe's alpha-beta solves
 # chess.kif, evaluated by the prover.  Compiled in each session before the
 # calls are timed (the first use of a game in a connection compiles it).
 gt_psql -q -d gametree_bench -v kif="$(cat "$GT_ROOT/test/data/gdl/chess.kif")" \
-	-c "SELECT engine FROM gametree.load_game('chess_kif', :'kif')" >/dev/null
+	<<<"SELECT engine FROM gametree.load_game('chess_kif', :'kif')" >/dev/null
 gt_psql -q -d gametree_bench <<'SQL'
 -- Milliseconds beyond 1 s of CALL grow on fresh trees.
 CREATE FUNCTION grow_overrun(game text, calls int) RETURNS TABLE (median float8, maximum float8) LANGUAGE plpgsql AS $$

@@ -85,7 +85,7 @@ static void
 clock_xact_callback(XactEvent event, void *arg)
 {
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		game_deadline = 0, game_abandoned = false;
+		gt_clock_stop();
 }
 
 static void
@@ -93,7 +93,7 @@ clock_subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransact
 					   void *arg)
 {
 	if (event == SUBXACT_EVENT_ABORT_SUB)
-		game_deadline = 0, game_abandoned = false;
+		gt_clock_stop();
 }
 
 void
