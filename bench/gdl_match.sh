@@ -55,13 +55,14 @@ SQL
 
 printf '| game | engine | games | alpha-beta wins | Monte Carlo wins | draws | alpha-beta score | mean plies |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
-for name in "$@"; do
-	file="$GT_ROOT/test/data/gdl/$name.kif"
+for kif in "$@"; do
+	# Loaded as NAME_kif: connect4 and chess name built-in games.
+	file="$GT_ROOT/test/data/gdl/$kif.kif" name=${kif}_kif
 	engine=$(gt_psql -d gametree_bench -qAt -v kif="$(cat "$file")" -v name="$name" \
 		<<<"SELECT engine FROM gametree.load_game(:'name', :'kif')")
-	gt_psql -d gametree_bench -qAt -F ' | ' -v name="$name" -v engine="$engine" -v movetime="$MOVETIME" \
+	gt_psql -d gametree_bench -qAt -F ' | ' -v name="$name" -v file="$kif.kif" -v engine="$engine" -v movetime="$MOVETIME" \
 		-v openings="$OPENINGS" -v max_plies="$MAX_PLIES" <<-'SQL'
-		SELECT '| ' || :'name' || '.kif', :'engine', count(*),
+		SELECT '| ' || :'file', :'engine', count(*),
 		       count(*) FILTER (WHERE winner = 'alphabeta'), count(*) FILTER (WHERE winner = 'mcts'),
 		       count(*) FILTER (WHERE winner = 'draw'),
 		       round(100.0 * (count(*) FILTER (WHERE winner = 'alphabeta') +
