@@ -732,12 +732,14 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 		SPI_freetuptable(SPI_tuptable);
 	}
 	/*
-	 * The first row whatever the time left (a built-in game's expansion
-	 * takes microseconds: some progress in any case; the prover's gives up
-	 * past the deadline), the next ones while time is left.
+	 * Every row, as grow sized the batch to its time; past the deadline,
+	 * only a game whose calls give up (the prover) stops short.
 	 */
-	while (taken < nrows && (taken == 0 || !gt_clock_expired(&b.clock)) && expand_node(&b, taken))
+	while (taken < nrows && expand_node(&b, taken))
+	{
+		CHECK_FOR_INTERRUPTS();
 		taken++;
+	}
 	read_stored(&b, nrows, b.nnodes);
 	stored->taken += taken;
 	/* The rows left are not expanded: unlocked at commit, they stay in the frontier. */
