@@ -6,7 +6,7 @@
 -- In one transaction: the games and the tree are gone with the rollback.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(27);
 
 \ir helpers.psql
 
@@ -47,10 +47,10 @@ SELECT is((SELECT count(*) FROM nim WHERE NOT proven
           'every one proven, won for the player to move exactly when the nim-sum is not 0');
 SELECT is((SELECT count(*) FROM gdl_search_nim_states WHERE goal IS NOT NULL AND (goal->>(state->0->>1))::integer <> 0),
           0::bigint, 'where all heaps are empty, the player to move has lost');
-SELECT is(pg_temp.val($$SELECT gametree.bestmove('gdl_search_nim', gametree.initial('gdl_search_nim'), NULL, 12)$$),
+SELECT is(pg_temp.val($$SELECT gametree.bestmove('gdl_search_nim', gametree.initial('gdl_search_nim'), NULL, 12, 'alphabeta')$$),
           '[["does", "player1", ["reduce", "d", 0]], ["does", "player2", "noop"]]',
           'bestmove (alpha-beta) finds the winning move');
-SELECT is(pg_temp.val($$SELECT count(*) FROM gametree.analyse('gdl_search_nim', gametree.initial('gdl_search_nim'), NULL, 12)
+SELECT is(pg_temp.val($$SELECT count(*) FROM gametree.analyse('gdl_search_nim', gametree.initial('gdl_search_nim'), NULL, 12, 'alphabeta')
                         WHERE proven AND (utility->>'player1')::numeric = 100$$),
           '1', 'analyse: one first move is a proven win');
 
@@ -93,17 +93,30 @@ SELECT is(pg_temp.val($$SELECT jsonb_array_length(gametree.bestmove('gdl_search_
 -- Tic-tac-toe: an immediate win is taken, by either player.
 -- x: (1,1) (1,2), o: (2,1) (2,2); x to move
 SELECT is(pg_temp.val($$SELECT gametree.bestmove('gdl_search_ttt', pg_temp.play('gdl_search_ttt',
-            '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2]]'), NULL, 4)$$),
+            '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2]]'), NULL, 4, 'alphabeta')$$),
           '[["does", "xplayer", ["mark", 1, 3]], ["does", "oplayer", "noop"]]', 'ticTacToe.kif: x completes its row');
 -- x: (1,1) (1,2) (3,3), o: (2,1) (2,2); o to move, and x threatens (1,3)
 SELECT is(pg_temp.val($$SELECT gametree.bestmove('gdl_search_ttt', pg_temp.play('gdl_search_ttt',
-            '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2],["mark",3,3]]'), NULL, 4)$$),
+            '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2],["mark",3,3]]'), NULL, 4, 'alphabeta')$$),
           '[["does", "xplayer", "noop"], ["does", "oplayer", ["mark", 2, 3]]]', 'ticTacToe.kif: o wins rather than block');
 SELECT is(pg_temp.val($$SELECT pg_temp.action(gametree.bestmove('gdl_search_ttt', pg_temp.play('gdl_search_ttt',
             '[["mark",1,1],["mark",2,1],["mark",1,2],["mark",2,2]]'), NULL, 1, 'mcts'))$$),
           '["mark", 1, 3]', 'ticTacToe.kif: Monte Carlo search takes the win too');
-SELECT is(pg_temp.val($$SELECT array_agg(DISTINCT utility::text) FROM gametree.analyse('gdl_search_ttt', gametree.initial('gdl_search_ttt'), NULL, 9)$$),
+SELECT is(pg_temp.val($$SELECT array_agg(DISTINCT utility::text) FROM gametree.analyse('gdl_search_ttt', gametree.initial('gdl_search_ttt'), NULL, 9, 'alphabeta')$$),
           '{"{\"oplayer\": 50, \"xplayer\": 50}"}', 'analyse: every first move is a draw, as in the built-in game');
+
+-- 'auto' on two-player games without a heuristic: Monte Carlo search, which
+-- counts visits (alpha-beta values every move short of an end 50/50 there,
+-- bench/gdl_match.sh); on the built-in tic-tac-toe, alpha-beta.
+SELECT is(pg_temp.load('gdl_search_breakthrough', 'breakthrough'), 'ok', 'breakthrough loads');
+SELECT is(pg_temp.val($$SELECT row(count(*), count(visits))::text FROM gametree.analyse('gdl_search_breakthrough',
+                          gametree.initial('gdl_search_breakthrough'), NULL, 1)$$),
+          '(22,22)', 'breakthrough, method auto: Monte Carlo (visits for each of the 22 first moves)');
+SELECT is(pg_temp.val($$SELECT row(count(*), count(visits))::text FROM gametree.analyse('gdl_search_ttt',
+                          gametree.initial('gdl_search_ttt'), NULL, 1)$$) || ' ' ||
+          pg_temp.val($$SELECT row(count(*), count(visits))::text FROM gametree.analyse('tictactoe',
+                          gametree.initial('tictactoe'), NULL, 1)$$),
+          '(9,9) (9,0)', 'ticTacToe.kif, auto: Monte Carlo; the built-in tic-tac-toe: alpha-beta (no visits)');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -51,8 +51,13 @@ rules_of(const Game *game)
 	return (GdlRules *) game->rules;
 }
 
-/* Runs phase (and the phases it needs) for state, unless already done. */
-static void
+/*
+ * Runs phase (and the phases it needs) for state, unless already done.
+ * False when the prover gave up past a running clock's deadline
+ * (core/clock.h): the callers then answer as at the end of the game, as
+ * clock.h says, and nothing is kept of the state.
+ */
+static bool
 evaluate(const Game *game, const GameState *state, NetPhase phase)
 {
 	GdlRules   *r = rules_of(game);
@@ -70,13 +75,16 @@ evaluate(const Game *game, const GameState *state, NetPhase phase)
 		r->phases_done = 0;
 	}
 	if (r->phases_done & (1 << phase))
-		return;
-	if (phase != PHASE_TERMINAL)
-		evaluate(game, state, PHASE_TERMINAL);
-	if (phase == PHASE_STATE)
-		evaluate(game, state, PHASE_LEGAL);
-	propnet_run(net, phase, r->values);
+		return true;
+	if ((phase != PHASE_TERMINAL && !evaluate(game, state, PHASE_TERMINAL)) ||
+		(phase == PHASE_STATE && !evaluate(game, state, PHASE_LEGAL)) ||
+		!propnet_run(net, phase, r->values))
+	{
+		r->cache_valid = false;
+		return false;
+	}
 	r->phases_done |= 1 << phase;
+	return true;
 }
 
 static bool
@@ -86,18 +94,20 @@ gdl_terminal(const Game *game, const GameState *state)
 
 	if (r->net->terminal < 0)
 		return false;
-	evaluate(game, state, PHASE_TERMINAL);
+	if (!evaluate(game, state, PHASE_TERMINAL))
+		return true;
 	return r->values[r->net->terminal];
 }
 
-/* Fills r->legal and r->nlegal for a state that is not terminal. */
-static void
+/* Fills r->legal and r->nlegal for a state that is not terminal; false when the prover gave up. */
+static bool
 legal_actions(const Game *game, const GameState *state)
 {
 	GdlRules   *r = rules_of(game);
 	const Propnet *net = r->net;
 
-	evaluate(game, state, PHASE_LEGAL);
+	if (!evaluate(game, state, PHASE_LEGAL))
+		return false;
 	for (int role = 0; role < game->nroles; role++)
 	{
 		r->nlegal[role] = 0;
@@ -111,6 +121,7 @@ legal_actions(const Game *game, const GameState *state)
 							game->name, game->roles[role]),
 					 errhint("The rules are not well-formed GDL: every role has a legal move until the game ends.")));
 	}
+	return true;
 }
 
 static int
@@ -120,9 +131,8 @@ gdl_legal(const Game *game, const GameState *state, GameMove *moves)
 	int			index[GT_MAX_ROLES] = {0};
 	int64		count = 1;
 
-	if (gdl_terminal(game, state))
+	if (gdl_terminal(game, state) || !legal_actions(game, state))
 		return 0;
-	legal_actions(game, state);
 	for (int role = 0; role < game->nroles; role++)
 		count *= r->nlegal[role];
 	if (count > game->max_moves)
@@ -156,19 +166,32 @@ gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out
 	int32		inputs[GT_MAX_ROLES];
 	uint64	   *words = (uint64 *) out->data;
 
-	evaluate(game, state, PHASE_STATE);
+	bool		done;
+
+	/* Given up: the state itself, a state of the right size, never looked at. */
+	if (!evaluate(game, state, PHASE_STATE))
+	{
+		gt_state_copy(out, state);
+		return;
+	}
 	for (int role = 0; role < game->nroles; role++)
 	{
 		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
 		r->values[inputs[role]] = 1;
 	}
-	propnet_run_move(net, r->values, inputs, game->nroles);
+	done = propnet_run_move(net, r->values, inputs, game->nroles);
+	for (int role = 0; role < game->nroles; role++)
+		r->values[inputs[role]] = 0;
+	if (!done)
+	{
+		r->cache_valid = false;
+		gt_state_copy(out, state);
+		return;
+	}
 	memset(words, 0, r->nwords * sizeof(uint64));
 	for (int i = 0; i < net->nbase; i++)
 		if (net->base_next[i] >= 0 && r->values[net->base_next[i]])
 			words[i / 64] |= UINT64CONST(1) << (i % 64);
-	for (int role = 0; role < game->nroles; role++)
-		r->values[inputs[role]] = 0;
 	out->size = r->nwords * sizeof(uint64);
 }
 
@@ -177,11 +200,11 @@ gdl_goals(const Game *game, const GameState *state, int *goals)
 {
 	GdlRules   *r = rules_of(game);
 	const Propnet *net = r->net;
+	bool		done = evaluate(game, state, PHASE_GOAL);
 
-	evaluate(game, state, PHASE_GOAL);
 	for (int role = 0; role < game->nroles; role++)
 		goals[role] = GT_GOAL_MIN;
-	for (int i = 0; i < net->ngoals; i++)
+	for (int i = 0; done && i < net->ngoals; i++)
 		if (r->values[net->goals[i].node])
 			goals[net->goals[i].role] = Max(goals[net->goals[i].role], net->goals[i].value);
 }
@@ -196,9 +219,8 @@ gdl_control(const Game *game, const GameState *state)
 	GdlRules   *r = rules_of(game);
 	int			mover = GT_NO_ROLE;
 
-	if (gdl_terminal(game, state))
+	if (gdl_terminal(game, state) || !legal_actions(game, state))
 		return GT_NO_ROLE;
-	legal_actions(game, state);
 	for (int role = 0; role < game->nroles; role++)
 	{
 		if (r->nlegal[role] == 1 && r->legal[role][0] + r->net->role_inputs[role] == r->noop[role])
@@ -764,7 +786,8 @@ order_literals(const Game *game)
 			bool		stuck = false;
 
 			CHECK_FOR_INTERRUPTS();
-			evaluate(game, state, PHASE_LEGAL);
+			/* at load, with no clock running: never gives up */
+			(void) evaluate(game, state, PHASE_LEGAL);
 			for (int role = 0; role < game->nroles && !stuck; role++)
 			{
 				int			n = 0,

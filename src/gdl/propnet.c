@@ -767,25 +767,22 @@ propnet_lay_out(Propnet *net)
 	}
 }
 
-void
+bool
 propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
 {
 	if (net->prover != NULL)
-		prover_run(net->prover, net, phase, values);
-	else
-		run_steps(net, phase, values, false);
+		return prover_run(net->prover, net, phase, values);
+	run_steps(net, phase, values, false);
+	return true;
 }
 
-void
+bool
 propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int ninputs)
 {
 	const int32 *steps = net->steps[PHASE_MOVE];
 
 	if (net->prover != NULL)
-	{
-		prover_run(net->prover, net, PHASE_MOVE, values);
-		return;
-	}
+		return prover_run(net->prover, net, PHASE_MOVE, values);
 	/* nodes start false, then true where a triggered rule of the move's actions holds */
 	for (int s = 0; s < net->nsteps[PHASE_MOVE]; s++)
 	{
@@ -804,4 +801,5 @@ propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int nin
 				values[net->trigger_head[t]] = 1;
 	}
 	run_steps(net, PHASE_MOVE, values, true);
+	return true;
 }

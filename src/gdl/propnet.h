@@ -95,10 +95,14 @@ extern Propnet *propnet_outputs(Grounding *g, const TermId *roles, int nroles);
 /* Lays the phases out as code; again whenever literals are reordered. */
 extern void propnet_lay_out(Propnet *net);
 
-/* Evaluates the steps of one phase into values[] (0 or 1 per node). */
-extern void propnet_run(const Propnet *net, NetPhase phase, uint8 *values);
+/*
+ * Evaluates the steps of one phase into values[] (0 or 1 per node).  False
+ * when the prover gave up past a running clock's deadline (core/clock.h):
+ * values[] is then meaningless.  The network always finishes: it is fast.
+ */
+extern bool propnet_run(const Propnet *net, NetPhase phase, uint8 *values);
 
-/* The move phase, with the active input nodes of the joint move. */
-extern void propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int ninputs);
+/* The move phase, with the active input nodes of the joint move; false as propnet_run. */
+extern bool propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int ninputs);
 
 #endif

@@ -4,6 +4,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "core/clock.h"
 #include "gdl/prover.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -55,6 +56,9 @@ struct Prover
 	uint64		additions;		/* answers added so far */
 	Size		memory_limit;	/* of the queries of a state and its grounding's terms */
 	uint32		calls;			/* since memory was last checked */
+	uint32		asked;			/* queries asked, for looks at the clock */
+	bool		gave_up;		/* past the clock's deadline: the run is abandoned */
+	Call		nothing;		/* the answer of every query once the run gave up */
 	/* terms of the output nodes */
 	TermId	   *base_atom;		/* per base node: (true X) */
 	TermId	   *next_atom;		/* per base node: (next X) */
@@ -242,6 +246,16 @@ answer(Prover *pv, int relation, const TermId *args)
 	Call	   *call;
 	uint64		before;
 
+	/*
+	 * Past the clock's deadline (core/clock.h) the run unwinds: every query
+	 * answers nothing, without running rules, so the joins above end soon.
+	 * A look every 16 queries keeps the clock's cost out of sight.
+	 */
+	if (pv->gave_up || ((++pv->asked & 15) == 0 && gt_game_give_up()))
+	{
+		pv->gave_up = true;
+		return &pv->nothing;
+	}
 	for (call = m->buckets[hash & (m->nbuckets - 1)]; call != NULL; call = call->next)
 		if (call->hash == hash && call->relation == relation &&
 			memcmp(call->args, args, arity * sizeof(TermId)) == 0)
@@ -317,12 +331,32 @@ load_atoms(Prover *pv, Tuples *t, MemoryContext cxt, const TermId *atoms, const 
 	MemoryContextSwitchTo(old);
 }
 
-void
+/*
+ * A run that gave up leaves partial answers marked complete in every memo,
+ * the static one included: all are forgotten, and the state and move too,
+ * so that the next run starts afresh.
+ */
+static void
+forget_run(Prover *pv)
+{
+	memo_reset(&pv->static_memo);
+	memo_reset(&pv->state_memo);
+	memo_reset(&pv->move_memo);
+	MemoryContextReset(pv->state_cxt);
+	MemoryContextReset(pv->move_cxt);
+	memset(&pv->state, 0, sizeof(Tuples));
+	memset(&pv->move, 0, sizeof(Tuples));
+	pv->gave_up = false;
+}
+
+bool
 prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values)
 {
 	const TermStore *ts = pv->g->terms;
 	const Tuples *t;
 
+	if (gt_game_give_up())
+		return false;
 	switch (phase)
 	{
 		case PHASE_TERMINAL:
@@ -366,6 +400,12 @@ prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values)
 		case NUM_PHASES:
 			break;
 	}
+	if (pv->gave_up)
+	{
+		forget_run(pv);
+		return false;
+	}
+	return true;
 }
 
 Prover *

@@ -20,7 +20,11 @@ typedef struct Prover Prover;
 /* g: a grounding of the static relations and domains (network false), kept. */
 extern Prover *prover_create(Grounding *g, const Propnet *net, const TermId *roles);
 
-/* Computes the output nodes of a phase from the base (and input) nodes in values[]. */
-extern void prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values);
+/*
+ * Computes the output nodes of a phase from the base (and input) nodes in
+ * values[]; false when it gave up, past a running clock's deadline
+ * (core/clock.h), values[] then meaningless.
+ */
+extern bool prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values);
 
 #endif

@@ -28,6 +28,7 @@
 
 #include <math.h>
 
+#include "core/clock.h"
 #include "miscadmin.h"
 #include "search/search.h"
 #include "search/tt.h"
@@ -47,8 +48,6 @@
 #define ORDER_TACTICAL (1 << 28)
 #define ORDER_KILLER (1 << 27)
 #define HISTORY_SIZE 4096
-/* Nodes between looks at the clock and at interrupts. */
-#define CHECK_INTERVAL 256
 
 typedef struct Search
 {
@@ -65,6 +64,7 @@ typedef struct Search
 	struct SolvedMove *solved;	/* [nsolved]: the game's solver on the root's moves */
 	int			nsolved;
 	int64		nodes;
+	GtClock		clock;			/* of limits->deadline; looks adapt to what nodes cost */
 	bool		stopped;
 } Search;
 
@@ -157,13 +157,12 @@ estimate(const Search *s, const GameState *state, int role)
 	return (int32) rint(ESTIMATE_SCALE * log(share / (1 - share)));
 }
 
+/* Once per node: past the deadline, or when a game call gave up (core/clock.h), the search stops. */
 static void
 look_at_clock(Search *s)
 {
-	if (++s->nodes % CHECK_INTERVAL != 0)
-		return;
-	CHECK_FOR_INTERRUPTS();
-	if (s->limits->deadline != 0 && GetCurrentTimestamp() >= s->limits->deadline)
+	s->nodes++;
+	if (gt_clock_expired(&s->clock))
 		s->stopped = true;
 }
 
@@ -344,6 +343,12 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 		return 0;
 	check_stack_depth();
 	n = game->legal(game, state, s->moves[ply]);
+	if (gt_clock_abandoned())
+	{
+		/* no moves: the call gave up, the game did not end */
+		s->stopped = true;
+		return 0;
+	}
 	if (n == 0)
 	{
 		*solved = true;
@@ -496,15 +501,25 @@ root_value(Search *s, RootMove *rm, int role)
 		rm->value.utility[role] = value_round(GT_GOAL_MAX / (1.0 + exp(-rm->score / ESTIMATE_SCALE)));
 	rm->value.utility[1 - role] = value_round(GT_GOAL_MAX - rm->value.utility[role]);
 	rm->value.move_id = 0;
-	/* Non-losing mobility at the position the move leads to, for the role in control there. */
+
+	/*
+	 * Non-losing mobility at the position the move leads to, for the role in
+	 * control there; unknown when a game call gives up on it (the deadline
+	 * is past: the prover takes a second or more for this).
+	 */
+	if (gt_clock_abandoned())
+		return;
 	game->next(game, s->states[0], rm->move, child);
 	if (game->legal(game, child, s->moves[1]) == 0)
 	{
-		rm->value.mobility[0] = rm->value.mobility[1] = 0;
+		if (!gt_clock_abandoned())
+			rm->value.mobility[0] = rm->value.mobility[1] = 0;
 		return;
 	}
 	child_role = mover_of(s, child, 1 - role);
 	rm->value.mobility[child_role] = non_losing_replies(s, child, child_role);
+	if (gt_clock_abandoned())
+		rm->value.mobility[child_role] = -1;
 }
 
 /*
@@ -797,6 +812,8 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 
 	n = game->legal(game, root, s->moves[0]);
 	Assert(n > 0);
+	/* The root's moves in hand, game calls may give up at the deadline. */
+	gt_clock_start(&s->clock, limits->deadline);
 	moves = MemoryContextAllocZero(caller, n * sizeof(RootMove));
 	order_moves(s, 0, n, GT_NO_MOVE);
 	for (int i = 0; i < n; i++)
@@ -871,6 +888,7 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 		moves[j] = m;
 	}
 	result->nodes = s->nodes;
+	gt_clock_stop();
 	MemoryContextSwitchTo(caller);
 	MemoryContextDelete(cxt);
 }

@@ -25,6 +25,23 @@ typedef enum SearchMethod
 
 static const char *const method_names[] = {"auto", "alphabeta", "maxn", "mcts"};
 
+/*
+ * 'auto': alpha-beta for two roles that take turns where it sees more than
+ * the ends of the game it reaches: the game has a heuristic for the
+ * positions at its horizon, or is tic-tac-toe, the built-in game without
+ * one, which it solves from any position in a millisecond.  Elsewhere,
+ * games loaded from GDL among them, every position short of an end counts
+ * 50/50 to it, and it plays the first legal move: Monte Carlo search, whose
+ * random games value every position, beat it there (bench/gdl_match.sh).
+ */
+static SearchMethod
+auto_method(const Game *game, const GameState *state)
+{
+	if (!search_alphabeta_applies(game, state))
+		return METHOD_MCTS;
+	return game->heuristic != NULL || gt_game_is_builtin(game) ? METHOD_ALPHABETA : METHOD_MCTS;
+}
+
 static SearchMethod
 method_argument(FunctionCallInfo fcinfo, const Game *game, const GameState *state)
 {
@@ -39,7 +56,7 @@ method_argument(FunctionCallInfo fcinfo, const Game *game, const GameState *stat
 				 errmsg("unknown search method \"%s\"", gt_abbreviate(name)),
 				 errhint("The methods are 'auto', 'alphabeta', 'maxn' and 'mcts'.")));
 	if (method == METHOD_AUTO)
-		return search_alphabeta_applies(game, state) ? METHOD_ALPHABETA : METHOD_MCTS;
+		return auto_method(game, state);
 	if (method == METHOD_ALPHABETA && !search_alphabeta_applies(game, state))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

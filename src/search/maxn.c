@@ -11,12 +11,9 @@
  */
 #include "postgres.h"
 
+#include "core/clock.h"
 #include "miscadmin.h"
 #include "search/search.h"
-#include "utils/timestamp.h"
-
-/* Nodes between looks at the clock and at interrupts. */
-#define CHECK_INTERVAL 256
 
 typedef struct MaxnSearch
 {
@@ -28,6 +25,7 @@ typedef struct MaxnSearch
 	GameMove	pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int			pv_length[SEARCH_MAX_PLY];
 	int64		nodes;
+	GtClock		clock;			/* of limits->deadline; looks adapt to what nodes cost */
 	bool		stopped;
 } MaxnSearch;
 
@@ -56,16 +54,19 @@ maxn(MaxnSearch *s, int ply, int depth, Value *out)
 	int			mover;
 
 	s->pv_length[ply] = 0;
-	if (++s->nodes % CHECK_INTERVAL == 0)
-	{
-		CHECK_FOR_INTERRUPTS();
-		if (s->limits->deadline != 0 && GetCurrentTimestamp() >= s->limits->deadline)
-			s->stopped = true;
-	}
+	s->nodes++;
+	/* Past the deadline, or when a game call gave up (core/clock.h), the search stops. */
+	if (gt_clock_expired(&s->clock))
+		s->stopped = true;
 	if (s->stopped)
 		return false;
 	check_stack_depth();
 	n = game->legal(game, state, s->moves[ply]);
+	if (gt_clock_abandoned())
+	{
+		s->stopped = true;
+		return false;
+	}
 	if (n == 0 || depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
 	{
 		value_of_state(game, state, n == 0, out);
@@ -135,6 +136,8 @@ search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
 	gt_state_copy(s->states[0], root);
 	n = game->legal(game, root, s->moves[0]);
 	Assert(n > 0);
+	/* The root's moves in hand, game calls may give up at the deadline. */
+	gt_clock_start(&s->clock, limits->deadline);
 	moves = palloc0(n * sizeof(RootMove));
 	values = palloc(n * sizeof(Value));
 	for (int i = 0; i < n; i++)
@@ -178,6 +181,7 @@ search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
 			break;
 		pfree(scored);
 	}
+	gt_clock_stop();
 	for (int i = 0; i < n; i++)
 		moves[i].value.move_id = 0;
 	result->nodes = s->nodes;

@@ -21,10 +21,10 @@
 #include <math.h>
 
 #include "common/pg_prng.h"
+#include "core/clock.h"
 #include "miscadmin.h"
 #include "search/mcts.h"
 #include "utils/memutils.h"
-#include "utils/timestamp.h"
 
 /* The exploration constant of UCT, for results scaled to 0..1. */
 #define UCT_EXPLORATION 0.7
@@ -64,6 +64,7 @@ typedef struct Mcts
 	int32	   *path;			/* nodes of this iteration's walk */
 	int			max_path;
 	pg_prng_state prng;
+	GtClock		clock;			/* of limits->deadline; looks adapt to what iterations cost */
 } Mcts;
 
 /*
@@ -266,6 +267,9 @@ prove(Mcts *m, int32 i)
  * Adds the children of node i, whose state is m->state; an end of the game
  * among them is proven at once, so that a win in one move is seen.  False,
  * and the node left a leaf, when the search's memory does not hold them.
+ * When a game call gives up (core/clock.h), the node is left a leaf, or
+ * its children from there on untested for the end of the game (the search
+ * stops: they are never searched).
  */
 static bool
 expand(Mcts *m, int32 i)
@@ -277,6 +281,8 @@ expand(Mcts *m, int32 i)
 	int32		first;
 	bool		any_terminal = false;
 
+	if (gt_clock_abandoned())
+		return true;
 	Assert(n > 0);
 	if (!reserve_nodes(m, n) || (simultaneous && !reserve_actions(m, n)))
 		return false;
@@ -295,8 +301,13 @@ expand(Mcts *m, int32 i)
 		MctsNode   *child = &t->nodes[first + c];
 		GameMove   *scratch_moves = m->legal + n;
 
+		int			nchild;
+
 		game->next(game, m->state, child->move, m->scratch);
-		if (game->legal(game, m->scratch, scratch_moves) == 0)
+		nchild = game->legal(game, m->scratch, scratch_moves);
+		if (gt_clock_abandoned())
+			break;
+		if (nchild == 0)
 		{
 			int			goals[GT_MAX_ROLES];
 			double		proven[GT_MAX_ROLES];
@@ -520,6 +531,8 @@ iterate(Mcts *m, const GameState *root)
 				m->full = true;
 				break;
 			}
+			if (gt_clock_abandoned())
+				return;			/* the expansion gave up: the iteration has no result */
 			if (t->nodes[i].proven)
 				break;
 		}
@@ -532,6 +545,8 @@ iterate(Mcts *m, const GameState *root)
 		memcpy(result, MCTS_PROVEN(t, i), t->nroles * sizeof(double));
 	else
 		playout(m, result);
+	if (gt_clock_abandoned())
+		return;					/* nor has a walk or playout that gave up */
 
 	for (int p = length - 1; p >= 0; p--)
 	{
@@ -721,6 +736,13 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 	(void) new_nodes(m, 1);
 	gt_state_copy(m->state, root);
 	t->nodes[0].mover = game->control(game, root);
+
+	/*
+	 * control() found the root's moves, so the root's expansion has them
+	 * (GDL keeps the evaluation of the last state; the built-in games are
+	 * fast): only the tests of its children may give up, at the deadline.
+	 */
+	gt_clock_start(&m->clock, limits->deadline);
 	/* Unbounded, the root's expansion cannot fail. */
 	m->memory = SIZE_MAX;
 	(void) expand(m, 0);
@@ -732,7 +754,7 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 	{
 		if (t->nodes[0].proven)
 			break;
-		if (limits->deadline != 0 && GetCurrentTimestamp() >= limits->deadline)
+		if (gt_clock_expired(&m->clock))
 			break;
 		if (limits->max_depth > 0 && rounds >= limits->max_depth)
 			break;
@@ -741,6 +763,7 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 		if (++result->nodes % MCTS_ROUND == 0)
 			rounds++;
 	}
+	gt_clock_stop();
 
 	r = &t->nodes[0];
 	mover = r->mover;

@@ -21,6 +21,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "core/clock.h"
 #include "core/idindex.h"
 #include "core/settings.h"
 #include "executor/spi.h"
@@ -101,6 +102,7 @@ typedef struct Batch
 	GameState  *child;
 	TimestampTz noticed;
 	TreeCounts *counts;			/* what storing it changes (store_batch) */
+	GtClock		clock;			/* of limits->deadline */
 } Batch;
 
 #define GROW(arr, n) ((arr) = repalloc_huge((arr), (Size) (n) * sizeof(*(arr))))
@@ -244,14 +246,40 @@ move_id(Batch *b, const GameState *state, int mover, GameMove move)
 	return entry->id;
 }
 
-/* Generates the children of node i and its edges to them. */
+/*
+ * Forgets what an expansion that gave up added (core/clock.h): the nodes
+ * from nnodes on, the edges from nedges on.  The moves it added stay: their
+ * rows are right whatever the states.
+ */
 static void
+undo_expansion(Batch *b, int32 i, int32 nnodes, int32 nedges)
+{
+	for (int32 k = nnodes; k < b->nnodes; k++)
+		b->new_nodes -= b->nodes[k].kind == NODE_NEW;
+	b->nnodes = nnodes;
+	b->nedges = nedges;
+	b->nodes[i].expanded = false;
+	b->nodes[i].nedges = 0;
+	/* Rare (once, as the batch stops): the index is built again rather than taught to remove. */
+	id_index_free(&b->node_ids);
+	id_index_init(&b->node_ids, nnodes, b->cxt);
+	for (int32 k = 0; k < nnodes; k++)
+		(void) id_index_add(&b->node_ids, b->nodes[k].id, k);
+}
+
+/*
+ * Generates the children of node i and its edges to them; false, and
+ * nothing added, when a game call gave up at the deadline.
+ */
+static bool
 expand_node(Batch *b, int32 i)
 {
 	const Game *game = b->game;
 	GameState  *state = b->nodes[i].state;
 	int32		depth = b->nodes[i].depth;
 	int			mover = b->nodes[i].mover;
+	int32		nnodes = b->nnodes;
+	int32		nedges = b->nedges;
 	int			n = game->legal(game, state, b->legal);
 
 	b->nodes[i].expanded = true;
@@ -274,6 +302,12 @@ expand_node(Batch *b, int32 i)
 		b->edge_child[b->nedges] = child;
 		b->nedges++;
 	}
+	if (gt_clock_abandoned())
+	{
+		undo_expansion(b, i, nnodes, nedges);
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -430,21 +464,15 @@ deepen(Batch *b, int32 from, int32 to)
 	{
 		IdRow	   *level = palloc_extended((to - from) * sizeof(IdRow), MCXT_ALLOC_HUGE);
 		int32		n = nodes_by_id(b, from, to, to_deepen, level);
-		int64		checked = 0;
 		bool		stop = false;
 
 		for (int32 k = 0; k < n && !stop; k++)
 		{
-			bool		look = (checked++ & 255) == 0;
+			bool		look = gt_clock_look(&b->clock);
 
 			if (look)
-			{
-				CHECK_FOR_INTERRUPTS();
 				report(b, "expanding in memory");
-			}
-			stop = !may_deepen(b, look);
-			if (!stop)
-				expand_node(b, level[k].row);
+			stop = !may_deepen(b, look) || !expand_node(b, level[k].row);
 		}
 		pfree(level);
 		from = to;
@@ -697,8 +725,11 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 	bool		whole_frontier = false;
 	TimestampTz began;
 	int64		states_seen;
+	int32		taken = 0;		/* rows expanded */
 
 	batch_init(&b, tree, limits);
+	/* Past the deadline game calls give up: of the rows, those expanded by then are taken. */
+	gt_clock_start(&b.clock, limits->deadline);
 	for (int32 r = 0; r < nrows; r++)
 	{
 		bool		isnull;
@@ -724,16 +755,23 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 													 &(bool) {0})) == nrows;
 		SPI_freetuptable(SPI_tuptable);
 	}
-	for (int32 r = 0; r < nrows; r++)
+	/*
+	 * Every row, as grow sized the batch to its time; past the deadline,
+	 * only a game whose calls give up (the prover) stops short.
+	 */
+	while (taken < nrows && expand_node(&b, taken))
 	{
 		CHECK_FOR_INTERRUPTS();
-		expand_node(&b, r);
+		taken++;
 	}
 	read_stored(&b, nrows, b.nnodes);
-	stored->taken += nrows;
+	stored->taken += taken;
+	/* The rows left are not expanded: unlocked at commit, they stay in the frontier. */
+	whole_frontier &= taken == nrows;
 	stored->deepened = whole_frontier;
 	if (whole_frontier)
 		deepen(&b, nrows, b.nnodes);
+	gt_clock_stop();
 
 	/*
 	 * A grow batch that expands the root with final values leaves nothing
@@ -742,11 +780,11 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 	 * count every expansion as pending: their propagation up from the
 	 * states takes it back (tree_uncount).
 	 */
-	stored->settled = evaluate(&b) && limits->deepen && nrows == 1 &&
+	stored->settled = evaluate(&b) && limits->deepen && taken == 1 &&
 		b.nodes[0].id == tree->root_id;
 	report(&b, "writing");
 	began = GetCurrentTimestamp();
-	store_batch(&b, nrows, states_seen, stored);
+	store_batch(&b, taken, states_seen, stored);
 	stored->write_seconds = (GetCurrentTimestamp() - began) / 1e6;
 }
 
