@@ -172,7 +172,9 @@ create_tables(Tree *tree, Oid nsp)
 
 		MemoryContextSwitchTo(caller);
 		error = CopyErrorData();
-		if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION && error->sqlerrcode != ERRCODE_DUPLICATE_TABLE)
+		/* The collision shows as a duplicate key, table, or row type (42710). */
+		if (error->sqlerrcode != ERRCODE_UNIQUE_VIOLATION && error->sqlerrcode != ERRCODE_DUPLICATE_TABLE &&
+			error->sqlerrcode != ERRCODE_DUPLICATE_OBJECT)
 			PG_RE_THROW();
 		FlushErrorState();
 		ereport(ERROR,
