@@ -148,6 +148,9 @@ run load ONE_STEP - <"$WORK/one.kif"
 check "an error with a detail: DETAIL and HINT lines (load from the standard input)" \
 	eval 'status_is 1 && lines_err 3 && has_err "^gametree: ERROR 42710: game \"one_step\" is already loaded$" &&
 	      has_err "^DETAIL:  Game names that differ only in case name the same game\.$" && has_err "^HINT:  SELECT gametree.unload_game"'
+run load chess "$WORK/one.kif"
+check "a built-in game's own name: refused, without the detail on case" \
+	eval 'status_is 1 && has_err "^gametree: ERROR 42710: game \"chess\" is built in$" && ! has_err "^DETAIL"'
 run load nofile "$WORK/missing.kif"
 check "load of a missing file: exit 1, one line naming it" eval 'status_is 1 && lines_err 1 && has_err "^gametree: cannot open \".*missing.kif\": No such file"'
 printf '(role a)\0' >"$WORK/nul.kif"

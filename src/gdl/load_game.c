@@ -393,7 +393,8 @@ check_game_name(const char *name)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),
 					 errmsg("game \"%s\" is built in", gt_game_at(i)->name),
-					 errdetail("Game names that differ only in case name the same game."),
+					 strcmp(gt_game_at(i)->name, name) != 0 ?
+					 errdetail("Game names that differ only in case name the same game.") : 0,
 					 errhint("Load the description under another name.")));
 }
 
