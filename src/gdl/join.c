@@ -9,22 +9,22 @@
 #include "gdl/join.h"
 #include "miscadmin.h"
 
-static int32 *
+static TupleSlot *
 new_slots(int n)
 {
-	int32	   *s = palloc_extended(n * sizeof(int32), MCXT_ALLOC_HUGE);
+	TupleSlot  *s = palloc_extended(n * sizeof(TupleSlot), MCXT_ALLOC_HUGE);
 
-	memset(s, 0xff, n * sizeof(int32));
+	memset(s, 0xff, n * sizeof(TupleSlot));
 	return s;
 }
 
-/* The slot of key in an open-addressing table of size (a power of two). */
+/* The slot of atom in an open-addressing table of size (a power of two). */
 static inline int
-find_slot(const int32 *keys, int size, int32 key)
+find_slot(const TupleSlot *set, int size, TermId atom)
 {
-	int			i = murmurhash32((uint32) key) & (size - 1);
+	int			i = murmurhash32((uint32) atom) & (size - 1);
 
-	while (keys[i] != key && keys[i] != -1)
+	while (set[i].atom != atom && set[i].atom != -1)
 		i = (i + 1) & (size - 1);
 	return i;
 }
@@ -36,8 +36,8 @@ tuples_find(const Tuples *t, TermId atom)
 
 	if (t->set_size == 0)
 		return -1;
-	i = find_slot(t->set_keys, t->set_size, atom);
-	return t->set_keys[i] == atom ? t->set_values[i] : -1;
+	i = find_slot(t->set, t->set_size, atom);
+	return t->set[i].atom == atom ? t->set[i].index : -1;
 }
 
 static inline int64
@@ -134,7 +134,7 @@ tuples_growth(const Tuples *t)
 				more += (Size) grown * sizeof(int32);
 	}
 	if (2 * (t->n + 1) > t->set_size)
-		more += (Size) Max(32, 2 * t->set_size) * 2 * sizeof(int32);
+		more += (Size) Max(32, 2 * t->set_size) * sizeof(TupleSlot);
 	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
 		more += (Size) Max(64, 4 * t->index_size) * (sizeof(int64) + 2 * sizeof(int32));
 	return more;
@@ -165,27 +165,23 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 	if (2 * (t->n + 1) > t->set_size)
 	{
 		t->set_size = Max(32, 2 * t->set_size);
-		if (t->set_keys != NULL)
-		{
-			pfree(t->set_keys);
-			pfree(t->set_values);
-		}
-		t->set_keys = new_slots(t->set_size);
-		t->set_values = new_slots(t->set_size);
+		if (t->set != NULL)
+			pfree(t->set);
+		t->set = new_slots(t->set_size);
 		for (int k = 0; k < t->n; k++)
 		{
-			i = find_slot(t->set_keys, t->set_size, t->atoms[k]);
-			t->set_keys[i] = t->atoms[k];
-			t->set_values[i] = k;
+			i = find_slot(t->set, t->set_size, t->atoms[k]);
+			t->set[i].atom = t->atoms[k];
+			t->set[i].index = k;
 		}
 	}
 	/* room for every path of the atom, before any is linked */
 	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
 		rebuild_index(ts, t);
 	t->atoms[t->n] = atom;
-	i = find_slot(t->set_keys, t->set_size, atom);
-	t->set_keys[i] = atom;
-	t->set_values[i] = t->n;
+	i = find_slot(t->set, t->set_size, atom);
+	t->set[i].atom = atom;
+	t->set[i].index = t->n;
 	index_atom(ts, t, t->n);
 	t->n++;
 	return true;

@@ -18,15 +18,20 @@
 /* Most literals in a rule's body. */
 #define MAX_BODY 256
 
+typedef struct TupleSlot
+{
+	TermId		atom;			/* -1: empty */
+	int32		index;
+} TupleSlot;
+
 /* A set of atoms of one relation, in order of insertion. */
 typedef struct Tuples
 {
 	TermId	   *atoms;
 	int			n;
 	int			room;
-	/* set: atom id -> index in atoms */
-	int32	   *set_keys;
-	int32	   *set_values;
+	/* set: atom id -> index in atoms, side by side: a lookup is one cache miss */
+	TupleSlot  *set;
 	int			set_size;		/* a power of two */
 	/* index: (path, term) -> the last atom with that term there, and how many */
 	int64	   *index_keys;

@@ -25,6 +25,16 @@ new_buckets(TermStore *ts, int n)
 	return b;
 }
 
+static TermSlot *
+new_slots(TermStore *ts, int n)
+{
+	TermSlot   *s = store_alloc(ts, n * sizeof(TermSlot));
+
+	for (int i = 0; i < n; i++)
+		s[i].term = NO_TERM;
+	return s;
+}
+
 TermStore *
 term_store_create(void)
 {
@@ -41,9 +51,8 @@ term_store_create(void)
 
 	ts->term_room = INITIAL_ROOM;
 	ts->nodes = store_alloc(ts, ts->term_room * sizeof(TermNode));
-	ts->term_chain = store_alloc(ts, ts->term_room * sizeof(int32));
-	ts->nterm_buckets = INITIAL_ROOM;
-	ts->term_buckets = new_buckets(ts, ts->nterm_buckets);
+	ts->nterm_slots = 2 * INITIAL_ROOM;
+	ts->term_slots = new_slots(ts, ts->nterm_slots);
 	ts->argpool_room = INITIAL_ROOM;
 	ts->argpool = store_alloc(ts, ts->argpool_room * sizeof(TermId));
 	return ts;
@@ -142,7 +151,7 @@ term_hash(int kind, int32 name, int nargs, const TermId *args)
 
 	for (int i = 0; i < nargs; i++)
 		h = hash_combine(h, (uint32) args[i]);
-	/* ids are small consecutive numbers: mix them into the low bits the buckets use */
+	/* ids are small consecutive numbers: mix them into the low bits the slots use */
 	return murmurhash32(h);
 }
 
@@ -160,40 +169,62 @@ term_equals(const TermStore *ts, TermId t, int kind, int32 name, int nargs, cons
 	return memcmp(&ts->argpool[n->args], args, nargs * sizeof(TermId)) == 0;
 }
 
+/* The slot of the term, or the empty slot where it would go. */
+static int
+find_slot(const TermStore *ts, uint32 hash, int kind, int32 name, int nargs, const TermId *args)
+{
+	int			mask = ts->nterm_slots - 1;
+	int			i = hash & mask;
+
+	for (;; i = (i + 1) & mask)
+	{
+		const TermSlot *s = &ts->term_slots[i];
+
+		if (s->term == NO_TERM ||
+			(s->hash == hash && term_equals(ts, s->term, kind, name, nargs, args)))
+			return i;
+	}
+}
+
+/* Doubles the table; the slots' hashes place the terms again. */
+static void
+grow_slots(TermStore *ts)
+{
+	TermSlot   *old = ts->term_slots;
+	int			nold = ts->nterm_slots;
+	int			mask;
+
+	ts->nterm_slots *= 2;
+	ts->term_slots = new_slots(ts, ts->nterm_slots);
+	mask = ts->nterm_slots - 1;
+	for (int k = 0; k < nold; k++)
+	{
+		int			i;
+
+		if (old[k].term == NO_TERM)
+			continue;
+		for (i = old[k].hash & mask; ts->term_slots[i].term != NO_TERM; i = (i + 1) & mask)
+			;
+		ts->term_slots[i] = old[k];
+	}
+	pfree(old);
+}
+
 static TermId
 find_term(const TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 {
-	uint32		h = term_hash(kind, name, Max(nargs, 0), args) & (ts->nterm_buckets - 1);
+	uint32		hash = term_hash(kind, name, Max(nargs, 0), args);
 
-	for (int32 t = ts->term_buckets[h]; t >= 0; t = ts->term_chain[t])
-		if (term_equals(ts, t, kind, name, nargs, args))
-			return t;
-	return NO_TERM;
-}
-
-static void
-rehash_terms(TermStore *ts)
-{
-	ts->nterm_buckets *= 2;
-	pfree(ts->term_buckets);
-	ts->term_buckets = new_buckets(ts, ts->nterm_buckets);
-	for (int t = 0; t < ts->nterms; t++)
-	{
-		const TermNode *n = &ts->nodes[t];
-		uint32		h = term_hash(n->kind, n->name, n->kind == TERM_FUNCTION ? n->nargs : 0,
-								  &ts->argpool[n->args]) & (ts->nterm_buckets - 1);
-
-		ts->term_chain[t] = ts->term_buckets[h];
-		ts->term_buckets[h] = t;
-	}
+	return ts->term_slots[find_slot(ts, hash, kind, name, nargs, args)].term;
 }
 
 static TermId
 add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 {
-	TermId		t = find_term(ts, kind, name, nargs, args);
+	uint32		hash = term_hash(kind, name, Max(nargs, 0), args);
+	int			slot = find_slot(ts, hash, kind, name, nargs, args);
+	TermId		t = ts->term_slots[slot].term;
 	TermNode   *n;
-	uint32		h;
 
 	if (t != NO_TERM)
 		return t;
@@ -201,7 +232,6 @@ add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 	{
 		ts->term_room *= 2;
 		ts->nodes = repalloc_huge(ts->nodes, ts->term_room * sizeof(TermNode));
-		ts->term_chain = repalloc_huge(ts->term_chain, ts->term_room * sizeof(int32));
 	}
 	if (nargs > 0 && ts->nargpool + nargs > ts->argpool_room)
 	{
@@ -221,14 +251,10 @@ add_term(TermStore *ts, int kind, int32 name, int nargs, const TermId *args)
 		ts->argpool[ts->nargpool++] = args[i];
 		n->ground &= ts->nodes[args[i]].ground;
 	}
-	if (2 * ts->nterms > ts->nterm_buckets)
-		rehash_terms(ts);
-	else
-	{
-		h = term_hash(kind, name, Max(nargs, 0), args) & (ts->nterm_buckets - 1);
-		ts->term_chain[t] = ts->term_buckets[h];
-		ts->term_buckets[h] = t;
-	}
+	ts->term_slots[slot].term = t;
+	ts->term_slots[slot].hash = hash;
+	if (2 * ts->nterms > ts->nterm_slots)
+		grow_slots(ts);
 	return t;
 }
 
@@ -238,12 +264,12 @@ term_store_growth(const TermStore *ts)
 	Size		more = 0;
 
 	if (ts->nterms == ts->term_room)
-		more += (Size) ts->term_room * (sizeof(TermNode) + sizeof(int32));
+		more += (Size) ts->term_room * sizeof(TermNode);
 	/* a term of up to PG_UINT16_MAX arguments; most have a few */
 	if (ts->nargpool + PG_UINT16_MAX > ts->argpool_room)
 		more += (Size) ts->argpool_room * sizeof(TermId);
-	if (2 * (ts->nterms + 1) > ts->nterm_buckets)
-		more += (Size) 2 * ts->nterm_buckets * sizeof(int32);
+	if (2 * (ts->nterms + 1) > ts->nterm_slots)
+		more += (Size) 2 * ts->nterm_slots * sizeof(TermSlot);
 	return more;
 }
 

@@ -35,6 +35,12 @@ typedef struct TermNode
 	int32		args;			/* offset of the arguments in TermStore.argpool */
 } TermNode;
 
+typedef struct TermSlot
+{
+	TermId		term;			/* NO_TERM: empty */
+	uint32		hash;
+} TermSlot;
+
 typedef struct TermStore
 {
 	MemoryContext cxt;			/* where the store grows */
@@ -56,9 +62,14 @@ typedef struct TermStore
 	TermId	   *argpool;
 	int			nargpool;
 	int			argpool_room;
-	int32	   *term_buckets;
-	int32	   *term_chain;
-	int			nterm_buckets;
+	/*
+	 * The terms by hash: open addressing, linear probing, at most half full.
+	 * A slot keeps the term's hash beside its id, so a probe rarely reads a
+	 * node (grounding chess.kif makes millions of terms, and a node read is
+	 * a cache miss) and growing the table reads no node at all.
+	 */
+	TermSlot   *term_slots;
+	int			nterm_slots;	/* a power of two */
 } TermStore;
 
 extern TermStore *term_store_create(void);
