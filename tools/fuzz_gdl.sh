@@ -19,12 +19,16 @@ done
 gt_setup
 gt_fresh_database gametree_fuzz_gdl
 out=$(mktemp)
-log_before=$(grep -c 'terminated by signal' "$(gt_cluster_dir)/server.log" 2>/dev/null || echo 0)
+# Backends the server log says a signal ended (grep -c prints 0 and fails when none did).
+signal_ends() {
+	grep -c 'terminated by signal' "$(gt_cluster_dir)/server.log" 2>/dev/null || true
+}
+log_before=$(signal_ends)
 start=$(date +%s)
 python3 "$GT_ROOT/tools/fuzz_gdl.py" "$seed" "$n" | gt_psql -X -d gametree_fuzz_gdl >"$out" 2>&1
 status=$?
-log_after=$(grep -c 'terminated by signal' "$(gt_cluster_dir)/server.log" 2>/dev/null || echo 0)
-crashes=$((log_after - log_before))
+log_after=$(signal_ends)
+crashes=$((${log_after:-0} - ${log_before:-0}))
 internal=$(grep -c 'fuzz [a-z]* XX000' "$out" || true)
 echo "seed $seed, $n descriptions in $(($(date +%s) - start)) s: $crashes crashes, $internal internal errors"
 grep -o 'fuzz [a-z]* [0-9A-Zok]*' "$out" | sort | uniq -c | sort -k2,2 -k1,1rn
