@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "access/detoast.h"
 #include "access/htup_details.h"
 #include "access/table.h"
@@ -30,13 +32,15 @@
 #include "catalog/pg_type.h"
 #include "common/cryptohash.h"
 #include "common/sha2.h"
-#include "core/settings.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "gdl/gdl.h"
 #include "miscadmin.h"
-#include "store/tree.h"
+#include "pg/memory.h"
+#include "pg/search_path.h"
+#include "pg/spi.h"
 #include "utils/acl.h"
+#include "utils/guc.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -46,6 +50,10 @@
 #include "utils/timestamp.h"
 
 #define GDL_NAME_MAX 63
+
+/* The settings of compiling a game: one description's size and memory. */
+static MemorySetting gdl_memory = {"gametree.gdl_memory", 1024 * 1024};
+static int	gdl_max_size_kb = 1024;
 
 typedef struct LoadedGame
 {
@@ -260,7 +268,7 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *
 		entry->cxt = cxt;
 		MemoryContextSetIdentifier(cxt, entry->name);
 		sha256_of(kif, entry->digest);
-		entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(GT_GDL_MEMORY), stats);
+		entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(&gdl_memory), stats);
 		entry->engine = engine;
 	}
 	PG_CATCH();
@@ -368,6 +376,18 @@ static const GameSource gdl_source = {
 void
 gdl_init(void)
 {
+	gt_define_memory_setting(&gdl_memory, 1024, MAX_KILOBYTES,
+							 "Most memory compiling one GDL game may use; at most gametree.max_memory.",
+							 "An eighth of it bounds the grounding of a game's network; a game whose "
+							 "network needs more is evaluated by the prover, whose queries of one state "
+							 "this also bounds.");
+	DefineCustomIntVariable("gametree.gdl_max_size",
+							"Largest GDL description load_game accepts.",
+							"The text is stored in gametree.gdl_games as the extension's owner and "
+							"compared by every backend that uses the game, so an administrator "
+							"bounds it.  The sample descriptions take at most 40 kB.",
+							&gdl_max_size_kb, 1024, 1, 1024 * 1024,
+							PGC_SUSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	gt_register_game_source(&gdl_source);
 }
 
@@ -404,11 +424,11 @@ check_description_size(Datum kif)
 {
 	Size		bytes = toast_raw_datum_size(kif) - VARHDRSZ;
 
-	if (bytes > (Size) gt_gdl_max_size * 1024)
+	if (bytes > (Size) gdl_max_size_kb * 1024)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("GDL description of %zu kB is larger than gametree.gdl_max_size (%d kB)",
-						(bytes + 1023) / 1024, gt_gdl_max_size),
+						(bytes + 1023) / 1024, gdl_max_size_kb),
 				 errhint("An administrator can raise gametree.gdl_max_size.")));
 }
 
@@ -459,7 +479,7 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	SPI_connect();
 	level = gt_pin_search_path();
 	/* the name is free: taking it first makes a concurrent load of it wait, then fail */
-	catalog_run("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('gametree.load_game ' || "
+	spi_run_as_catalog_owner("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('gametree.load_game ' || "
 				"pg_catalog.lower($1)))",
 				1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(name)}, SPI_OK_SELECT);
 	spi_run("SELECT name FROM gametree.gdl_games WHERE pg_catalog.lower(name) = pg_catalog.lower($1)",
@@ -493,7 +513,7 @@ gametree_load_game(PG_FUNCTION_ARGS)
 	values[1] = PointerGetDatum(construct_array(roles, entry->game->nroles, TEXTOID, -1, false,
 												TYPALIGN_INT));
 	values[6] = CStringGetTextDatum(stats.prover ? "prover" : "network");
-	catalog_run("INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, loaded_by) "
+	spi_run_as_catalog_owner("INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, loaded_by) "
 				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,
 				(Oid[]) {TEXTOID, TEXTOID, BYTEAOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID},
 				(Datum[]) {values[0], CStringGetTextDatum(kif), digest_datum(entry->digest),
@@ -553,7 +573,7 @@ gametree_unload_game(PG_FUNCTION_ARGS)
 	SPI_connect();
 	level = gt_pin_search_path();
 	/* the row lock waits for create_tree calls that are taking the game */
-	catalog_run("SELECT loaded_by FROM gametree.gdl_games WHERE name = $1 FOR UPDATE", 1,
+	spi_run_as_catalog_owner("SELECT loaded_by FROM gametree.gdl_games WHERE name = $1 FOR UPDATE", 1,
 				(Oid[]) {TEXTOID}, (Datum[]) {PointerGetDatum(name)}, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ereport(ERROR,
@@ -569,7 +589,7 @@ gametree_unload_game(PG_FUNCTION_ARGS)
 				 errmsg("permission denied to unload game \"%s\"", cname),
 				 errdetail("Only the role that loaded it, or a superuser, may unload it.")));
 	refuse_if_trees_use(name);
-	catalog_run("DELETE FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
+	spi_run_as_catalog_owner("DELETE FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
 				(Datum[]) {PointerGetDatum(name)}, SPI_OK_DELETE);
 	games_table_changed();
 	gt_unpin_search_path(level);

@@ -5,7 +5,7 @@
  */
 #include "postgres.h"
 
-#include "core/settings.h"
+#include "search/settings.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "search/mcts.h"
@@ -116,7 +116,7 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 				 errhint("gametree.goal(game, state) gives the result.")));
 	method = method_argument(fcinfo, game, state);
 
-	limits.memory = gt_memory_limit(GT_SEARCH_MEMORY);
+	limits.memory = gt_memory_limit(&gt_search_memory);
 	limits.max_depth = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
 	limits.exact_moves = exact_moves;
 	if (time_limit != NULL)

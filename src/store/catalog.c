@@ -30,43 +30,6 @@
 #include "utils/timestamp.h"
 
 
-/* The role that owns gametree.trees: the one that created the extension. */
-static Oid
-catalog_owner(void)
-{
-	Oid			relid = get_relname_relid("trees", get_namespace_oid("gametree", false));
-	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tuple))
-		elog(ERROR, "gametree.trees is missing");
-	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
-	ReleaseSysCache(tuple);
-	return owner;
-}
-
-int
-catalog_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
-{
-	Oid			caller;
-	int			context;
-	int			rc = 0;
-
-	GetUserIdAndSecContext(&caller, &context);
-	SetUserIdAndSecContext(catalog_owner(),
-						   context | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-	PG_TRY();
-	{
-		rc = spi_run(sql, nargs, types, values, expected);
-	}
-	PG_FINALLY();
-	{
-		SetUserIdAndSecContext(caller, context);
-	}
-	PG_END_TRY();
-	return rc;
-}
-
 /*
  * A progress row names its session by process id and start time: a row whose
  * session is gone (killed, crashed, ended) is recognised even when its pid
@@ -90,7 +53,7 @@ catalog_forget_ended_sessions(void)
 		starts[live] = TimestampTzGetDatum(local->backendStatus.st_proc_start_timestamp);
 		live++;
 	}
-	catalog_run("DELETE FROM gametree.grow_progress p WHERE NOT EXISTS "
+	spi_run_as_catalog_owner("DELETE FROM gametree.grow_progress p WHERE NOT EXISTS "
 				"(SELECT FROM unnest($1, $2) s(pid, start) "
 				"WHERE s.pid = p.pid AND s.start = p.backend_start)",
 				2, (Oid[]) {INT4ARRAYOID, TIMESTAMPTZARRAYOID},
@@ -200,7 +163,7 @@ lock_game(text *name)
 	const Game *game;
 	uint64		locked;
 
-	catalog_run("SELECT 1 FROM gametree.gdl_games WHERE name = $1 FOR KEY SHARE", 1,
+	spi_run_as_catalog_owner("SELECT 1 FROM gametree.gdl_games WHERE name = $1 FOR KEY SHARE", 1,
 				(Oid[]) {TEXTOID}, (Datum[]) {PointerGetDatum(name)}, SPI_OK_SELECT);
 	locked = SPI_processed;
 	gdl_recheck_games();
@@ -263,14 +226,14 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("replacing the catalog row of tree \"%s\", whose tables are gone",
 						tree.qualified)));
-		catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
+		spi_run_as_catalog_owner("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 					(Oid[]) {NAMEOID, TEXTOID},
 					(Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base)}, SPI_OK_DELETE);
 		counts_forget(tree.schema, base);
 	}
 	create_tables(&tree, nsp);
 	tree_insert_root(&tree, root, &stored);
-	catalog_run("INSERT INTO gametree.trees (schema, name, game, root_id, owner, states, frontier) "
+	spi_run_as_catalog_owner("INSERT INTO gametree.trees (schema, name, game, root_id, owner, states, frontier) "
 				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,
 				(Oid[]) {NAMEOID, TEXTOID, TEXTOID, INT8OID, NAMEOID, INT8OID, INT8OID},
 				(Datum[]) {name_datum(tree.schema), CStringGetTextDatum(base),
@@ -321,11 +284,11 @@ gametree_drop_tree(PG_FUNCTION_ARGS)
 	if (found > 0)
 		spi_run(psprintf("DROP TABLE IF EXISTS %s, %s, %s", tree->states, tree->moves, tree->graph),
 				0, NULL, NULL, SPI_OK_UTILITY);
-	catalog_run("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
+	spi_run_as_catalog_owner("DELETE FROM gametree.trees WHERE schema = $1 AND name = $2", 2,
 				(Oid[]) {NAMEOID, TEXTOID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_DELETE);
 	counts_forget(tree->schema, tree->name);
-	catalog_run("DELETE FROM gametree.grow_progress WHERE schema = $1 AND tree = $2", 2,
+	spi_run_as_catalog_owner("DELETE FROM gametree.grow_progress WHERE schema = $1 AND tree = $2", 2,
 				(Oid[]) {NAMEOID, TEXTOID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_DELETE);
 	tree_close(tree);

@@ -120,7 +120,7 @@ counts_write(const Tree *tree, TreeCounts *counts)
 			states[nvalues++] = Int64GetDatum(counts->values[i].states);
 		}
 	if (n > 0)
-		catalog_run("INSERT INTO gametree.tree_depths AS t (schema, tree, depth, states, expanded, terminal, "
+		spi_run_as_catalog_owner("INSERT INTO gametree.tree_depths AS t (schema, tree, depth, states, expanded, terminal, "
 					"proven, edges) SELECT $1, $2, d.* FROM unnest($3, $4, $5, $6, $7, $8) "
 					"d(depth, states, expanded, terminal, proven, edges) ORDER BY d.depth "
 					"ON CONFLICT (schema, tree, depth) DO UPDATE SET states = t.states + excluded.states, "
@@ -134,7 +134,7 @@ counts_write(const Tree *tree, TreeCounts *counts)
 						datum_array(column[3], NULL, n, INT8OID), datum_array(column[4], NULL, n, INT8OID)},
 					SPI_OK_INSERT);
 	if (nvalues > 0)
-		catalog_run("INSERT INTO gametree.tree_values AS t (schema, tree, utility, states) "
+		spi_run_as_catalog_owner("INSERT INTO gametree.tree_values AS t (schema, tree, utility, states) "
 					"SELECT $1, $2, v.* FROM unnest($3, $4) v(utility, states) ORDER BY v.utility "
 					"ON CONFLICT (schema, tree, utility) DO UPDATE SET states = t.states + excluded.states",
 					4, (Oid[]) {NAMEOID, TEXTOID, JSONBARRAYOID, INT8ARRAYOID},
@@ -161,9 +161,9 @@ counts_forget(const char *schema, const char *name)
 	Oid			types[2] = {NAMEOID, TEXTOID};
 	Datum		values[2] = {name_datum(schema), CStringGetTextDatum(name)};
 
-	catalog_run("DELETE FROM gametree.tree_depths WHERE schema = $1 AND tree = $2", 2, types, values,
+	spi_run_as_catalog_owner("DELETE FROM gametree.tree_depths WHERE schema = $1 AND tree = $2", 2, types, values,
 				SPI_OK_DELETE);
-	catalog_run("DELETE FROM gametree.tree_values WHERE schema = $1 AND tree = $2", 2, types, values,
+	spi_run_as_catalog_owner("DELETE FROM gametree.tree_values WHERE schema = $1 AND tree = $2", 2, types, values,
 				SPI_OK_DELETE);
 }
 
@@ -232,7 +232,7 @@ tree_recount(const Tree *tree)
 	SPI_freetuptable(SPI_tuptable);
 	counts_forget(tree->schema, tree->name);
 	counts_write(tree, &counts);
-	catalog_run("UPDATE gametree.trees SET states = $3, edges = $4, moves = $5, frontier = $6 "
+	spi_run_as_catalog_owner("UPDATE gametree.trees SET states = $3, edges = $4, moves = $5, frontier = $6 "
 				"WHERE schema = $1 AND name = $2", 6,
 				(Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),

@@ -23,7 +23,7 @@
 #include "catalog/pg_type.h"
 #include "core/clock.h"
 #include "core/idindex.h"
-#include "core/settings.h"
+#include "store/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -116,7 +116,7 @@ batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 	b->tree = tree;
 	b->game = tree->game;
 	b->limits = limits;
-	b->memory = gt_memory_limit(GT_WORK_MEMORY);
+	b->memory = gt_memory_limit(&gt_work_memory);
 	b->cxt = CurrentMemoryContext;
 	b->scratch = AllocSetContextCreate(CurrentMemoryContext, "gametree batch scratch",
 									   ALLOCSET_DEFAULT_SIZES);

@@ -21,7 +21,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
-#include "core/settings.h"
+#include "store/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "gdl/gdl.h"
@@ -118,9 +118,9 @@ static void
 start_progress(const GrowJob *job)
 {
 	catalog_forget_ended_sessions();
-	catalog_run("DELETE FROM gametree.grow_progress WHERE pid = pg_backend_pid()",
+	spi_run_as_catalog_owner("DELETE FROM gametree.grow_progress WHERE pid = pg_backend_pid()",
 				0, NULL, NULL, SPI_OK_DELETE);
-	catalog_run("INSERT INTO gametree.grow_progress (pid, backend_start, schema, tree, started, updated, "
+	spi_run_as_catalog_owner("INSERT INTO gametree.grow_progress (pid, backend_start, schema, tree, started, updated, "
 				"states, edges, frontier, owner) "
 				"SELECT pg_backend_pid(), $3, t.schema, t.name, now(), now(), t.states, t.edges, "
 				"t.frontier, $4 FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2",
@@ -135,7 +135,7 @@ update_progress(const GrowJob *job, bool done)
 {
 	double		seconds = Max((GetCurrentTimestamp() - job->began) / 1e6, 1e-6);
 
-	catalog_run("UPDATE gametree.grow_progress p "
+	spi_run_as_catalog_owner("UPDATE gametree.grow_progress p "
 				"SET updated = clock_timestamp(), expanded = $3, states = c.states, "
 				"edges = c.edges, frontier = c.frontier, rate = $4, done = $5 "
 				"FROM gametree.trees c "

@@ -28,7 +28,7 @@
 
 #include "catalog/pg_type.h"
 #include "core/idindex.h"
-#include "core/settings.h"
+#include "store/settings.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -169,12 +169,12 @@ graph_charge(Graph *g, Size old_size, Size new_size)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("propagating tree \"%s\" needs more than gametree.work_memory (%d MB)",
-						g->tree->qualified, gt_work_memory / 1024),
+						g->tree->qualified, gt_work_memory.kb / 1024),
 				 errdetail("Propagation holds the states and edges it evaluates in memory: "
 						   "%lld states and %lld edges read so far.",
 						   (long long) g->nnodes, (long long) g->nedges),
 				 errhint("Raise it for this session, e.g. SET gametree.work_memory = '%dMB';",
-						 Max(2 * (gt_work_memory / 1024), 64))));
+						 Max(2 * (gt_work_memory.kb / 1024), 64))));
 	g->memory = g->memory - old_size + new_size;
 }
 
@@ -713,7 +713,7 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 	g->game = tree->game;
 	g->control = control;
 	g->layout = layout_of(tree->game);
-	g->max_memory = gt_memory_limit(GT_WORK_MEMORY);
+	g->max_memory = gt_memory_limit(&gt_work_memory);
 	g->node_size = MAXALIGN(sizeof(GraphNode)) + 2 * MAXALIGN(g->layout.size);
 	g->edge_size = MAXALIGN(sizeof(GraphEdge)) + MAXALIGN(g->layout.size);
 	g->cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree propagation graph",
@@ -802,7 +802,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	 * was left to a batch that may yet fail.  Otherwise pending stays.
 	 */
 	tree_lock(tree);
-	catalog_run("UPDATE gametree.trees SET pending = $4 WHERE schema = $1 AND name = $2 AND writes = $3",
+	spi_run_as_catalog_owner("UPDATE gametree.trees SET pending = $4 WHERE schema = $1 AND name = $2 AND writes = $3",
 				4, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID},
 				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
 				Int64GetDatum(writes), Int64GetDatum(result->skipped > 0 ? 1 : 0)}, SPI_OK_UPDATE);

@@ -22,7 +22,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "core/settings.h"
+#include "store/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "store/expand.h"

@@ -11,7 +11,7 @@
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
-#include "core/settings.h"
+#include "store/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/proc.h"
@@ -26,197 +26,6 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
-
-Datum
-datum_array(Datum *values, bool *nulls, int n, Oid type)
-{
-	int16		len;
-	bool		byval;
-	char		align;
-	int			dims[1] = {n};
-	int			lbs[1] = {1};
-
-	get_typlenbyvalalign(type, &len, &byval, &align);
-	return PointerGetDatum(construct_md_array(values, nulls, 1, dims, lbs, type, len, byval, align));
-}
-
-Datum
-int8_array(const int64 *values, int n)
-{
-	Datum	   *d = palloc(Max(n, 1) * sizeof(Datum));
-
-	for (int i = 0; i < n; i++)
-		d[i] = Int64GetDatum(values[i]);
-	return datum_array(d, NULL, n, INT8OID);
-}
-
-Datum
-name_datum(const char *s)
-{
-	Name		name = palloc0(NAMEDATALEN);
-
-	namestrcpy(name, s);
-	return NameGetDatum(name);
-}
-
-/* A plan kept for the backend's life, by its statement's text (spi_run_kept). */
-typedef struct KeptPlan
-{
-	uint64		hash;
-	char	   *sql;
-	SPIPlanPtr	plan;
-} KeptPlan;
-
-static HTAB *plans = NULL;
-
-static SPIPlanPtr
-kept_plan(const char *sql, int nargs, Oid *types)
-{
-	uint64		hash = gt_hash_bytes((const uint8 *) sql, strlen(sql));
-	KeptPlan   *entry;
-	bool		found;
-
-	if (plans == NULL)
-	{
-		HASHCTL		ctl = {0};
-
-		ctl.keysize = sizeof(uint64);
-		ctl.entrysize = sizeof(KeptPlan);
-		ctl.hcxt = TopMemoryContext;
-		plans = hash_create("gametree kept plans", 64, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	}
-	entry = hash_search(plans, &hash, HASH_ENTER, &found);
-	if (found && strcmp(entry->sql, sql) == 0)
-		return entry->plan;
-	if (found)
-		return NULL;			/* another statement has that hash: plan this one each time */
-	entry->sql = NULL;
-	/*
-	 * Generic: a custom plan sees arrays of thousands of keys and picks a
-	 * hash join over the whole table, where an index probe per key is what
-	 * a batch needs.
-	 */
-	entry->plan = SPI_prepare_cursor(sql, nargs, types, CURSOR_OPT_GENERIC_PLAN);
-	if (entry->plan == NULL || SPI_keepplan(entry->plan) != 0)
-	{
-		hash_search(plans, &hash, HASH_REMOVE, NULL);
-		elog(ERROR, "gametree: SPI_prepare failed for: %s", sql);
-	}
-	entry->sql = MemoryContextStrdup(TopMemoryContext, sql);
-	return entry->plan;
-}
-
-/*
- * Forgets a kept plan.  A statement a rule rewrote into nothing depends on
- * no table any more, so dropping the rule would not invalidate its plan.
- */
-static void
-forget_kept_plan(const char *sql)
-{
-	uint64		hash = gt_hash_bytes((const uint8 *) sql, strlen(sql));
-	KeptPlan   *entry = plans == NULL ? NULL : hash_search(plans, &hash, HASH_FIND, NULL);
-
-	if (entry == NULL || entry->sql == NULL || strcmp(entry->sql, sql) != 0)
-		return;
-	SPI_freeplan(entry->plan);
-	pfree(entry->sql);
-	hash_search(plans, &hash, HASH_REMOVE, NULL);
-}
-
-static void
-rewritten_by_rule(void)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
-			 errmsg("a rule rewrote gametree's statement on a tree's table"),
-			 errhint("Drop the rules on the tree's tables.")));
-}
-
-/* Runs a statement, planned now or kept, and checks its result code. */
-static int
-spi_execute(const char *sql, bool keep, int nargs, Oid *types, Datum *values, int expected)
-{
-	MemoryContext caller = CurrentMemoryContext;
-	int			rc = 0;
-
-	PG_TRY();
-	{
-		SPIPlanPtr	plan = keep ? kept_plan(sql, nargs, types) : NULL;
-
-		if (plan != NULL)
-			rc = SPI_execute_plan(plan, values, NULL, false, 0);
-		else
-			rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *error;
-
-		/*
-		 * SPI adds the statement as context: gametree's internal statements
-		 * (long, and no business of the user's, e.g. when a statement_timeout
-		 * cancels one) are left out of the report.
-		 */
-		MemoryContextSwitchTo(caller);
-		error = CopyErrorData();
-		FlushErrorState();
-		error->context = NULL;
-
-		/*
-		 * A rule made during the call (by a trigger) that rewrites one of
-		 * gametree's statements with RETURNING cannot return its rows: the
-		 * rewriter refuses it (0A000), where one without RETURNING is
-		 * rewritten (SPI_OK_REWRITTEN below).  The same error for both.
-		 */
-		if (error->sqlerrcode == ERRCODE_FEATURE_NOT_SUPPORTED &&
-			(expected == SPI_OK_UPDATE_RETURNING || expected == SPI_OK_INSERT_RETURNING))
-			rewritten_by_rule();
-		ReThrowError(error);
-	}
-	PG_END_TRY();
-
-	/*
-	 * SPI returns in its procedure context, which lives until SPI_finish:
-	 * go back to the caller's (per-wave, per-batch) context so that loops
-	 * do not accumulate memory.
-	 */
-	MemoryContextSwitchTo(caller);
-	if (rc == SPI_OK_REWRITTEN && keep)
-		forget_kept_plan(sql);
-	if (rc == SPI_OK_REWRITTEN && expected != SPI_OK_REWRITTEN)
-		rewritten_by_rule();
-	if (rc != expected)
-		elog(ERROR, "gametree: SPI returned %d for: %s", rc, sql);
-	return rc;
-}
-
-int
-spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected)
-{
-	return spi_execute(sql, false, nargs, types, values, expected);
-}
-
-int
-spi_run_kept(const char *sql, int nargs, Oid *types, Datum *values, int expected)
-{
-	return spi_execute(sql, true, nargs, types, values, expected);
-}
-
-int
-gt_pin_search_path(void)
-{
-	int			level = NewGUCNestLevel();
-
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	return level;
-}
-
-void
-gt_unpin_search_path(int level)
-{
-	AtEOXact_GUC(true, level);
-}
 
 /* Longer than any name of two parts of NAMEDATALEN bytes, quoted. */
 #define TREE_NAME_TEXT_MAX (4 * NAMEDATALEN + 8)
@@ -459,7 +268,7 @@ run_within(const char *sql, int nargs, Oid *types, Datum *values, bool as_catalo
 		(void) set_config_option("lock_timeout", psprintf("%d", lock_timeout_ms), PGC_USERSET,
 								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 		if (as_catalog_owner)
-			catalog_run(sql, nargs, types, values, SPI_OK_SELECT);
+			spi_run_as_catalog_owner(sql, nargs, types, values, SPI_OK_SELECT);
 		else
 			spi_run(sql, nargs, types, values, SPI_OK_SELECT);
 		*processed = SPI_processed;
@@ -528,7 +337,7 @@ tree_lock(const Tree *tree)
 	uint64		locked;
 
 	/* Free, or held by this transaction already: no subtransaction needed. */
-	catalog_run("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
+	spi_run_as_catalog_owner("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
 				"FOR NO KEY UPDATE SKIP LOCKED", 2, types, values, SPI_OK_SELECT);
 	if (SPI_processed == 1)
 		return;
@@ -582,7 +391,7 @@ tree_count(const Tree *tree, Stored *stored)
 {
 	int64		pending = stored->expanded > 0 && !stored->settled ? 1 : 0;
 
-	catalog_run("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
+	spi_run_as_catalog_owner("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
 				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1, moves = moves + $7 "
 				"WHERE schema = $1 AND name = $2",
 				7, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID, INT8OID},
@@ -603,7 +412,7 @@ tree_uncount(const Tree *tree, int64 pending)
 	 * pending holds them still, and what others counted stays.
 	 */
 	if (pending > 0)
-		catalog_run("UPDATE gametree.trees SET pending = pending - $3 WHERE schema = $1 AND name = $2",
+		spi_run_as_catalog_owner("UPDATE gametree.trees SET pending = pending - $3 WHERE schema = $1 AND name = $2",
 					3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
 					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
 					Int64GetDatum(pending)}, SPI_OK_UPDATE);

@@ -12,6 +12,8 @@
 #define GAMETREE_TREE_H
 
 #include "core/game.h"
+#include "pg/search_path.h"
+#include "pg/spi.h"
 #include "store/counts.h"
 #include "utils/rel.h"
 
@@ -79,10 +81,6 @@ extern void tree_parse_name(text *name, char **schema, char **base);
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
 #define TREE_NAME_MAX (NAMEDATALEN - 1 - (int) strlen("_states"))
 
-/* Pins search_path to pg_catalog, pg_temp; returns the level to unpin. */
-extern int	gt_pin_search_path(void);
-extern void gt_unpin_search_path(int level);
-
 /*
  * Serialises propagation and counters among the sessions writing the tree:
  * a row lock on its catalog row, which only gametree takes, for callers that
@@ -119,34 +117,17 @@ extern void tree_count(const Tree *tree, Stored *stored);
 /* Takes back the expansions this transaction counted and has propagated itself. */
 extern void tree_uncount(const Tree *tree, int64 pending);
 
-/*
- * gametree's catalogs (gametree.trees, gametree.grow_progress) are written
- * only here, as the role that owns them: roles may read them but not write
- * them.  Runs a statement like spi_run.
- */
-extern int	catalog_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
 /* Deletes the progress rows of sessions that have ended. */
 extern void catalog_forget_ended_sessions(void);
 
 /*
  * Runs a SELECT that may wait for a lock (FOR UPDATE), as spi_run or
- * catalog_run, reporting in a NOTICE every gametree.progress_interval how
+ * spi_run_as_catalog_owner, reporting in a NOTICE every gametree.progress_interval how
  * long it has waited for what; *processed gets the rows it read.  Returns
  * false, having run nothing, when deadline (0: none) came first.
  */
 extern bool spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values,
 							bool as_catalog_owner, const Tree *tree, const char *waiting_for,
 							TimestampTz deadline, uint64 *processed);
-
-/* SPI helpers. */
-/* One-dimensional SQL arrays for statement parameters (nulls may be NULL). */
-extern Datum datum_array(Datum *values, bool *nulls, int n, Oid type);
-extern Datum int8_array(const int64 *values, int n);
-/* A name Datum (a full NAMEDATALEN buffer, as the type requires). */
-extern Datum name_datum(const char *s);
-/* Runs a statement and checks its result code; keeps the caller's memory context. */
-extern int	spi_run(const char *sql, int nargs, Oid *types, Datum *values, int expected);
-/* The same with the plan kept for the backend's life: for statements run per batch. */
-extern int	spi_run_kept(const char *sql, int nargs, Oid *types, Datum *values, int expected);
 
 #endif
