@@ -83,6 +83,9 @@ tap_script() {
 	failed=$((failed + stage_failed))
 }
 
+gt_log "layers: includes point down, SQL entry points only in src/sql/"
+tap_script layers bash test/layers.sh
+
 gt_log "upgrade from 0.1.0"
 tap_script upgrade bash tools/upgrade_check.sh
 

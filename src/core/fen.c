@@ -1,13 +1,10 @@
 /*
- * fen.c: from_fen() and to_fen(), a game's own text notation of positions
- * (FEN for chess, PDN FEN for checkers), through the game's optional hooks.
+ * fen.c: a game's own text notation of positions (FEN for chess, PDN FEN
+ * for checkers), through the game's optional hooks.
  */
 #include "postgres.h"
 
-#include "fmgr.h"
 #include "core/game.h"
-#include "utils/builtins.h"
-#include "utils/jsonb.h"
 
 static void
 require_notation(const Game *game, bool present)
@@ -19,25 +16,19 @@ require_notation(const Game *game, bool present)
 				 errhint("Use the JSON facts of gametree.initial('%s') instead.", game->name)));
 }
 
-PG_FUNCTION_INFO_V1(gametree_from_fen);
-Datum
-gametree_from_fen(PG_FUNCTION_ARGS)
+GameState *
+gt_state_from_fen(const Game *game, const char *fen)
 {
-	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
 	GameState  *state = gt_state_alloc(game);
 
 	require_notation(game, game->from_fen != NULL);
-	game->from_fen(game, text_to_cstring(PG_GETARG_TEXT_PP(1)), state);
-	PG_RETURN_JSONB_P(gt_encode_state(game, state));
+	game->from_fen(game, fen, state);
+	return state;
 }
 
-PG_FUNCTION_INFO_V1(gametree_to_fen);
-Datum
-gametree_to_fen(PG_FUNCTION_ARGS)
+char *
+gt_state_to_fen(const Game *game, const GameState *state)
 {
-	const Game *game;
-	GameState  *state = gt_state_argument(fcinfo, &game);
-
 	require_notation(game, game->to_fen != NULL);
-	PG_RETURN_TEXT_P(cstring_to_text(game->to_fen(game, state)));
+	return game->to_fen(game, state);
 }

@@ -176,14 +176,6 @@ gt_check_control(const Game *game, int given, int expected)
 						 game->roles[expected]);
 }
 
-/* The (game text, state jsonb) arguments that open most SQL functions. */
-GameState *
-gt_state_argument(FunctionCallInfo fcinfo, const Game **game)
-{
-	*game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-	return gt_decode_state(*game, PG_GETARG_JSONB_P(1));
-}
-
 GameState *
 gt_state_alloc(const Game *game)
 {

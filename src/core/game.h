@@ -13,8 +13,6 @@
 
 #include "postgres.h"
 
-#include "fmgr.h"
-
 #include "port/pg_bitutils.h"
 #include "datatype/timestamp.h"
 #include "utils/jsonb.h"
@@ -242,6 +240,8 @@ extern const Game *gt_game_from_text(text *name);	/* ereports when unknown */
 extern int	gt_game_count(void);
 extern const Game *gt_game_at(int i);
 extern bool gt_game_is_builtin(const Game *game);
+/* The game's roles in GGP order, as a SQL text[] (datums.c). */
+extern Datum gt_roles_datum(const Game *game);
 /* Every source's games() rows, after the compiled-in games'. */
 extern void gt_list_source_games(Tuplestorestate *result, TupleDesc desc);
 
@@ -249,8 +249,6 @@ extern void gt_list_source_games(Tuplestorestate *result, TupleDesc desc);
 extern GameState *gt_state_alloc(const Game *game);
 extern void gt_state_copy(GameState *dst, const GameState *src);
 extern GameState *gt_decode_state(const Game *game, Jsonb *state);
-/* Arguments 0 and 1 of a SQL function: (game text, state jsonb). */
-extern GameState *gt_state_argument(FunctionCallInfo fcinfo, const Game **game);
 extern Jsonb *gt_encode_state(const Game *game, const GameState *state);
 extern GameMove gt_decode_move(const Game *game, const GameState *state, Jsonb *move);
 extern Jsonb *gt_encode_move(const Game *game, const GameState *state, GameMove move);
@@ -275,9 +273,23 @@ extern int	gt_mover(const Game *game, const GameState *state);
 extern uint64 gt_hash_words(const uint64 *words, int nwords);
 extern uint64 gt_hash_bytes(const uint8 *bytes, Size len);
 
-/* Perft through the interface alone (perft.c). */
+/*
+ * Perft (perft.c): the leaves of the move tree below state to depth (0 ..
+ * 1000, else an ERROR), through the game's own fast path where it counts
+ * the same.
+ */
+extern int64 gt_perft(const Game *game, const GameState *state, int depth,
+					  bool include_terminal, bool draw_rules);
+/* Perft through the interface alone. */
 extern int64 gt_perft_generic(const Game *game, const GameState *state, int depth,
 							   bool include_terminal, bool draw_rules);
+
+/*
+ * The game's text notation of positions (fen.c): FEN for chess, PDN FEN for
+ * checkers; an ERROR for a game without one.
+ */
+extern GameState *gt_state_from_fen(const Game *game, const char *fen);
+extern char *gt_state_to_fen(const Game *game, const GameState *state);
 
 /*
  * For games whose position determines the mover: reports a control fact

@@ -1,7 +1,6 @@
 /*
- * perft.c: gametree.perft(game, state, depth, include_terminal, draw_rules),
- * the leaf count of the move tree, the correctness oracle of every rule
- * engine.
+ * perft.c: perft, the leaf count of the move tree to a depth, the
+ * correctness oracle of every rule engine (gametree.perft).
  *
  * By default a line that reaches a terminal state before depth is not
  * counted (the convention of chess perft tables); include_terminal counts it
@@ -12,10 +11,8 @@
  */
 #include "postgres.h"
 
-#include "fmgr.h"
 #include "core/game.h"
 #include "miscadmin.h"
-#include "utils/jsonb.h"
 
 #define MAX_PERFT_DEPTH 1000
 
@@ -75,21 +72,15 @@ gt_perft_generic(const Game *game, const GameState *state, int depth,
 	return perft_ply(&stack, 0, depth);
 }
 
-PG_FUNCTION_INFO_V1(gametree_perft);
-Datum
-gametree_perft(PG_FUNCTION_ARGS)
+int64
+gt_perft(const Game *game, const GameState *state, int depth, bool include_terminal,
+		 bool draw_rules)
 {
-	const Game *game;
-	GameState  *state = gt_state_argument(fcinfo, &game);
-	int32		depth = PG_GETARG_INT32(2);
-	bool		include_terminal = PG_GETARG_BOOL(3);
-	bool		draw_rules = PG_GETARG_BOOL(4);
-
 	if (depth < 0 || depth > MAX_PERFT_DEPTH)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("perft depth must be between 0 and %d, not %d", MAX_PERFT_DEPTH, depth)));
 	if (game->perft != NULL && !include_terminal)
-		PG_RETURN_INT64(game->perft(game, state, depth, draw_rules));
-	PG_RETURN_INT64(gt_perft_generic(game, state, depth, include_terminal, draw_rules));
+		return game->perft(game, state, depth, draw_rules);
+	return gt_perft_generic(game, state, depth, include_terminal, draw_rules);
 }

@@ -25,6 +25,13 @@ typedef struct GdlStats
 	bool		prover;			/* evaluated by the prover: the network would not fit */
 } GdlStats;
 
+/* The engine of a compiled game, as gametree.gdl_games.engine names it. */
+static inline const char *
+gdl_engine_name(bool prover)
+{
+	return prover ? "prover" : "network";
+}
+
 /* How a game is evaluated. */
 typedef enum GdlEngine
 {
@@ -58,6 +65,20 @@ extern void gdl_init(void);
  */
 extern void gdl_hold_game(const Game *game);
 extern void gdl_release_game(const Game *game);
+
+/*
+ * load_game: checks the name and the description's size, compiles the
+ * description, stores it in gametree.gdl_games as the catalog owner and
+ * tells every backend; the game, and what compiling made in *stats.  kif is
+ * a text Datum, perhaps still toasted: its size is checked before it is read.
+ */
+extern const Game *gdl_load_game(const char *name, Datum kif, GdlStats *stats);
+
+/*
+ * unload_game: deletes a game that no tree uses, for the role that loaded
+ * it or a superuser.
+ */
+extern void gdl_unload_game(text *name);
 
 /*
  * Makes the next lookup of every loaded game compare it with

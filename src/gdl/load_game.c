@@ -1,5 +1,6 @@
 /*
- * load_game.c: load_game(), unload_game() and the registry of GDL games.
+ * load_game.c: loading and unloading GDL games (gametree.load_game and
+ * unload_game, sql/gdl.c) and the registry of GDL games.
  *
  * The descriptions live in gametree.gdl_games, so every session, later
  * connections and restored dumps see them.  Each backend compiles a game
@@ -33,7 +34,6 @@
 #include "common/cryptohash.h"
 #include "common/sha2.h"
 #include "executor/spi.h"
-#include "funcapi.h"
 #include "gdl/gdl.h"
 #include "miscadmin.h"
 #include "pg/memory.h"
@@ -391,6 +391,14 @@ gdl_init(void)
 	gt_register_game_source(&gdl_source);
 }
 
+/* Where a name the caller gave is taken in another case: why it is the same. */
+static int
+same_name_detail(const char *taken, const char *given)
+{
+	return strcmp(taken, given) != 0 ?
+		errdetail("Game names that differ only in case name the same game.") : 0;
+}
+
 static void
 check_game_name(const char *name)
 {
@@ -413,8 +421,7 @@ check_game_name(const char *name)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_OBJECT),
 					 errmsg("game \"%s\" is built in", gt_game_at(i)->name),
-					 strcmp(gt_game_at(i)->name, name) != 0 ?
-					 errdetail("Game names that differ only in case name the same game.") : 0,
+					 same_name_detail(gt_game_at(i)->name, name),
 					 errhint("Load the description under another name.")));
 }
 
@@ -456,25 +463,16 @@ games_table_changed(void)
 	CacheInvalidateRelcacheByRelid(gdl_games_relid());
 }
 
-PG_FUNCTION_INFO_V1(gametree_load_game);
-Datum
-gametree_load_game(PG_FUNCTION_ARGS)
+const Game *
+gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
 {
-	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	char	   *kif;
-	TupleDesc	desc;
-	GdlStats	stats;
 	LoadedGame *entry;
-	Datum	   *roles;
-	Datum		values[7];
-	bool		nulls[7] = {false};
 	int			level;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "load_game must return a row");
 	check_game_name(name);
-	check_description_size(PG_GETARG_DATUM(1));
-	kif = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	check_description_size(kif_datum);
+	kif = TextDatumGetCString(kif_datum);
 	register_callbacks();
 	SPI_connect();
 	level = gt_pin_search_path();
@@ -491,8 +489,7 @@ gametree_load_game(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("game \"%s\" is already loaded", taken),
-				 strcmp(taken, name) != 0 ?
-				 errdetail("Game names that differ only in case name the same game.") : 0,
+				 same_name_detail(taken, name),
 				 errhint("SELECT gametree.unload_game('%s') first, or load it under another name.", taken)));
 	}
 
@@ -502,33 +499,22 @@ gametree_load_game(PG_FUNCTION_ARGS)
 			retire(g);
 			break;
 		}
-	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, &stats);
-	entry->engine = stats.prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
+	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, stats);
+	entry->engine = stats->prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
 	/* checked against the table at its next use: this transaction may yet fail */
 	entry->stale = true;
-	roles = palloc(entry->game->nroles * sizeof(Datum));
-	for (int r = 0; r < entry->game->nroles; r++)
-		roles[r] = CStringGetTextDatum(entry->game->roles[r]);
-	values[0] = CStringGetTextDatum(name);
-	values[1] = PointerGetDatum(construct_array(roles, entry->game->nroles, TEXTOID, -1, false,
-												TYPALIGN_INT));
-	values[6] = CStringGetTextDatum(stats.prover ? "prover" : "network");
 	spi_run_as_catalog_owner("INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, loaded_by) "
 				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,
 				(Oid[]) {TEXTOID, TEXTOID, BYTEAOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID},
-				(Datum[]) {values[0], CStringGetTextDatum(kif), digest_datum(entry->digest),
-					values[1], CStringGetTextDatum(entry->game->description), values[6],
+				(Datum[]) {CStringGetTextDatum(name), CStringGetTextDatum(kif), digest_datum(entry->digest),
+					gt_roles_datum(entry->game), CStringGetTextDatum(entry->game->description),
+					CStringGetTextDatum(gdl_engine_name(stats->prover)),
 				DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)))},
 				SPI_OK_INSERT);
 	games_table_changed();
 	gt_unpin_search_path(level);
 	SPI_finish();
-
-	values[2] = Int32GetDatum(stats.facts);
-	values[3] = Int32GetDatum(stats.actions);
-	values[4] = Int32GetDatum(stats.rules);
-	values[5] = Int32GetDatum(stats.nodes);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	return entry->game;
 }
 
 /*
@@ -560,11 +546,9 @@ refuse_if_trees_use(text *name)
 	SPI_freeplan(plan);
 }
 
-PG_FUNCTION_INFO_V1(gametree_unload_game);
-Datum
-gametree_unload_game(PG_FUNCTION_ARGS)
+void
+gdl_unload_game(text *name)
 {
-	text	   *name = PG_GETARG_TEXT_PP(0);
 	char	   *cname = text_to_cstring(name);
 	int			level;
 	bool		isnull;
@@ -594,5 +578,4 @@ gametree_unload_game(PG_FUNCTION_ARGS)
 	games_table_changed();
 	gt_unpin_search_path(level);
 	SPI_finish();
-	PG_RETURN_VOID();
 }

@@ -10,6 +10,7 @@
 #include "funcapi.h"
 #include "search/mcts.h"
 #include "store/searchtree.h"
+#include "sql/game_datum.h"	/* until its entry points move to src/sql/ (issue 22) */
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"

@@ -1,16 +1,13 @@
 /*
  * rules.c: the SQL functions that ask a game about its rules: games(),
  * initial(), legal(), next(), successors(), terminal(), goal(), control(),
- * board() and state_hash().
+ * board(), state_hash(), canonical() and heuristic().
  */
 #include "postgres.h"
 
 #include "funcapi.h"
-#include "miscadmin.h"
-#include "core/game.h"
+#include "sql/game_datum.h"
 #include "utils/builtins.h"
-#include "utils/jsonb.h"
-#include "lib/stringinfo.h"
 
 PG_FUNCTION_INFO_V1(gametree_games);
 Datum
@@ -22,15 +19,11 @@ gametree_games(PG_FUNCTION_ARGS)
 	for (int i = 0; i < gt_game_count(); i++)
 	{
 		const Game *game = gt_game_at(i);
-		Datum	   *roles = palloc(game->nroles * sizeof(Datum));
 		Datum		values[3];
 		bool		nulls[3] = {false, false, false};
 
-		for (int r = 0; r < game->nroles; r++)
-			roles[r] = CStringGetTextDatum(game->roles[r]);
 		values[0] = CStringGetTextDatum(game->name);
-		values[1] = PointerGetDatum(construct_array(roles, game->nroles, TEXTOID, -1, false,
-													TYPALIGN_INT));
+		values[1] = gt_roles_datum(game);
 		values[2] = CStringGetTextDatum(game->description);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
@@ -151,47 +144,6 @@ gametree_board(PG_FUNCTION_ARGS)
 	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	PG_RETURN_TEXT_P(cstring_to_text(game->board(game, state)));
-}
-
-/*
- * notation(game, state, moves): a line of moves (a JSON array, each move in
- * any form next() takes) from state, each in the game's notation, separated
- * by blanks: "e4 e5 Nf3" in chess.
- */
-PG_FUNCTION_INFO_V1(gametree_notation);
-Datum
-gametree_notation(PG_FUNCTION_ARGS)
-{
-	const Game *game;
-	GameState  *state = gt_state_argument(fcinfo, &game);
-	Jsonb	   *moves = PG_GETARG_JSONB_P(2);
-	GameState  *after = gt_state_alloc(game);
-	StringInfoData out;
-	int			n;
-
-	if (JB_ROOT_IS_SCALAR(moves) || !JB_ROOT_IS_ARRAY(moves))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the moves must be a JSON array of moves, not %s",
-						gt_abbreviate(JsonbToCString(NULL, &moves->root, VARSIZE(moves)))),
-				 errhint("E.g. gametree.notation('chess', gametree.initial('chess'), '[\"e2e4\", \"e7e5\"]'); "
-						 "a principal variation (analyse's pv) is such an array.")));
-	n = JsonContainerSize(&moves->root);
-	initStringInfo(&out);
-	for (int i = 0; i < n; i++)
-	{
-		Jsonb	   *move = JsonbValueToJsonb(getIthJsonbValueFromContainer(&moves->root, i));
-		GameMove	decoded;
-
-		CHECK_FOR_INTERRUPTS();
-		decoded = gt_decode_move(game, state, move);
-		if (i > 0)
-			appendStringInfoChar(&out, ' ');
-		appendStringInfoString(&out, gt_move_notation(game, state, decoded));
-		game->next(game, state, decoded, after);
-		gt_state_copy(state, after);
-	}
-	PG_RETURN_TEXT_P(cstring_to_text(out.data));
 }
 
 PG_FUNCTION_INFO_V1(gametree_state_hash);
