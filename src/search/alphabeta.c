@@ -127,9 +127,10 @@ goals_score(const int *goals, int role, int ply)
 static int32
 end_score(const Search *s, const GameState *state, int role, int ply)
 {
+	const Game *game = s->frame.game;
 	int			goals[GT_MAX_ROLES];
 
-	s->frame.game->goals(s->frame.game, state, goals);
+	game->goals(game, state, goals);
 	return goals_score(goals, role, ply);
 }
 
@@ -137,12 +138,13 @@ end_score(const Search *s, const GameState *state, int role, int ply)
 static int32
 estimate(const Search *s, const GameState *state, int role)
 {
+	const Game *game = s->frame.game;
 	double		values[GT_MAX_ROLES];
 	double		share;
 
-	if (s->frame.game->heuristic == NULL)
+	if (game->heuristic == NULL)
 		return 0;
-	s->frame.game->heuristic(s->frame.game, state, values);
+	game->heuristic(game, state, values);
 	share = values[role] + values[1 - role] > 0 ? values[role] / (values[role] + values[1 - role]) : 0.5;
 	share = Max(ESTIMATE_EPSILON, Min(1 - ESTIMATE_EPSILON, share));
 	return (int32) rint(ESTIMATE_SCALE * log(share / (1 - share)));
@@ -222,10 +224,11 @@ static int32
 child_score(Search *s, int ply, GameMove move, int depth, int32 alpha, int32 beta, int role,
 			bool *solved)
 {
+	const Game *game = s->frame.game;
 	GameState  *child = s->frame.states[ply + 1];
 	int			child_role;
 
-	s->frame.game->next(s->frame.game, s->frame.states[ply], move, child);
+	game->next(game, s->frame.states[ply], move, child);
 	child_role = mover_of(s, child, 1 - role);
 	if (child_role == role)
 		return negamax(s, ply + 1, depth, alpha, beta, role, solved);
