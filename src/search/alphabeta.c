@@ -28,9 +28,9 @@
 
 #include <math.h>
 
-#include "core/clock.h"
+#include "core/line.h"
 #include "miscadmin.h"
-#include "search/search.h"
+#include "search/frame.h"
 #include "search/tt.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -51,21 +51,13 @@
 
 typedef struct Search
 {
-	const Game *game;
-	const SearchLimits *limits;
+	SearchFrame frame;
 	TTable	   *tt;
-	GameState  *states[SEARCH_MAX_PLY + 1];
-	GameMove   *moves[SEARCH_MAX_PLY];
-	int32	   *order[SEARCH_MAX_PLY];
+	int32	   *order[SEARCH_MAX_PLY];	/* ordering keys of frame.moves */
 	GameMove	killers[SEARCH_MAX_PLY][2];
 	int32		history[HISTORY_SIZE];
-	GameMove	pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
-	int			pv_length[SEARCH_MAX_PLY];
 	struct SolvedMove *solved;	/* [nsolved]: the game's solver on the root's moves */
 	int			nsolved;
-	int64		nodes;
-	GtClock		clock;			/* of limits->deadline; looks adapt to what nodes cost */
-	bool		stopped;
 } Search;
 
 /* What the game's solver proved of a root move (solve_root_moves). */
@@ -89,7 +81,7 @@ search_alphabeta_applies(const Game *game, const GameState *state)
 static int
 mover_of(const Search *s, const GameState *state, int fallback)
 {
-	int			role = gt_mover(s->game, state);
+	int			role = gt_mover(s->frame.game, state);
 
 	return role == GT_NO_ROLE ? fallback : role;
 }
@@ -136,9 +128,10 @@ goals_score(const int *goals, int role, int ply)
 static int32
 end_score(const Search *s, const GameState *state, int role, int ply)
 {
+	const Game *game = s->frame.game;
 	int			goals[GT_MAX_ROLES];
 
-	s->game->goals(s->game, state, goals);
+	game->goals(game, state, goals);
 	return goals_score(goals, role, ply);
 }
 
@@ -146,24 +139,16 @@ end_score(const Search *s, const GameState *state, int role, int ply)
 static int32
 estimate(const Search *s, const GameState *state, int role)
 {
+	const Game *game = s->frame.game;
 	double		values[GT_MAX_ROLES];
 	double		share;
 
-	if (s->game->heuristic == NULL)
+	if (game->heuristic == NULL)
 		return 0;
-	s->game->heuristic(s->game, state, values);
+	game->heuristic(game, state, values);
 	share = values[role] + values[1 - role] > 0 ? values[role] / (values[role] + values[1 - role]) : 0.5;
 	share = Max(ESTIMATE_EPSILON, Min(1 - ESTIMATE_EPSILON, share));
 	return (int32) rint(ESTIMATE_SCALE * log(share / (1 - share)));
-}
-
-/* Once per node: past the deadline, or when a game call gave up (core/clock.h), the search stops. */
-static void
-look_at_clock(Search *s)
-{
-	s->nodes++;
-	if (gt_clock_expired(&s->clock))
-		s->stopped = true;
 }
 
 static inline int
@@ -176,12 +161,12 @@ history_slot(GameMove move)
 static void
 order_moves(Search *s, int ply, int n, GameMove hash_move)
 {
-	const Game *game = s->game;
-	const GameState *state = s->states[ply];
+	const Game *game = s->frame.game;
+	const GameState *state = s->frame.states[ply];
 
 	for (int i = 0; i < n; i++)
 	{
-		GameMove	m = s->moves[ply][i];
+		GameMove	m = s->frame.moves[ply][i];
 		int			tactical = game->tactical != NULL ? game->tactical(game, state, m) : 0;
 
 		if (m == hash_move)
@@ -208,26 +193,13 @@ pick_move(Search *s, int ply, int i, int n)
 	for (int j = i + 1; j < n; j++)
 		if (s->order[ply][j] > s->order[ply][best])
 			best = j;
-	m = s->moves[ply][best];
+	m = s->frame.moves[ply][best];
 	o = s->order[ply][best];
-	s->moves[ply][best] = s->moves[ply][i];
+	s->frame.moves[ply][best] = s->frame.moves[ply][i];
 	s->order[ply][best] = s->order[ply][i];
-	s->moves[ply][i] = m;
+	s->frame.moves[ply][i] = m;
 	s->order[ply][i] = o;
 	return m;
-}
-
-static void
-update_pv(Search *s, int ply, GameMove move)
-{
-	s->pv[ply][0] = move;
-	if (ply + 1 < SEARCH_MAX_PLY)
-	{
-		memcpy(&s->pv[ply][1], s->pv[ply + 1], s->pv_length[ply + 1] * sizeof(GameMove));
-		s->pv_length[ply] = s->pv_length[ply + 1] + 1;
-	}
-	else
-		s->pv_length[ply] = 1;
 }
 
 static int32 negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *solved);
@@ -253,10 +225,11 @@ static int32
 child_score(Search *s, int ply, GameMove move, int depth, int32 alpha, int32 beta, int role,
 			bool *solved)
 {
-	GameState  *child = s->states[ply + 1];
+	const Game *game = s->frame.game;
+	GameState  *child = s->frame.states[ply + 1];
 	int			child_role;
 
-	s->game->next(s->game, s->states[ply], move, child);
+	game->next(game, s->frame.states[ply], move, child);
 	child_role = mover_of(s, child, 1 - role);
 	if (child_role == role)
 		return negamax(s, ply + 1, depth, alpha, beta, role, solved);
@@ -267,8 +240,8 @@ child_score(Search *s, int ply, GameMove move, int depth, int32 alpha, int32 bet
 static int32
 quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solved)
 {
-	const Game *game = s->game;
-	const GameState *state = s->states[ply];
+	const Game *game = s->frame.game;
+	const GameState *state = s->frame.states[ply];
 	int32		best = -SCORE_INF;
 	int32		alpha0 = alpha;
 	int			ntactical = 0;
@@ -280,11 +253,11 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 		return estimate(s, state, role);
 	for (int i = 0; i < n; i++)
 	{
-		int			t = game->tactical(game, state, s->moves[ply][i]);
+		int			t = game->tactical(game, state, s->frame.moves[ply][i]);
 
 		if (t > 0)
 		{
-			s->moves[ply][ntactical] = s->moves[ply][i];
+			s->frame.moves[ply][ntactical] = s->frame.moves[ply][i];
 			s->order[ply][ntactical++] = t;
 		}
 	}
@@ -297,7 +270,7 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 			return best;
 		alpha = Max(alpha, best);
 	}
-	for (int i = 0; i < ntactical && !s->stopped; i++)
+	for (int i = 0; i < ntactical && !s->frame.stopped; i++)
 	{
 		GameMove	m = pick_move(s, ply, i, ntactical);
 		bool		child_solved;
@@ -312,7 +285,7 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 		if (v > alpha)
 		{
 			alpha = v;
-			update_pv(s, ply, m);
+			search_frame_update_pv(&s->frame, ply, m);
 		}
 		if (alpha >= beta)
 			break;
@@ -324,8 +297,8 @@ quiesce(Search *s, int ply, int n, int32 alpha, int32 beta, int role, bool *solv
 static int32
 negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *solved)
 {
-	const Game *game = s->game;
-	const GameState *state = s->states[ply];
+	const Game *game = s->frame.game;
+	const GameState *state = s->frame.states[ply];
 	int			n;
 	uint64		key;
 	const TTEntry *entry;
@@ -336,19 +309,15 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 	bool		all_solved = true;
 	bool		best_solved = false;
 
-	s->pv_length[ply] = 0;
+	s->frame.pv[ply].length = 0;
 	*solved = false;
-	look_at_clock(s);
-	if (s->stopped)
+	if (!search_frame_look(&s->frame))
 		return 0;
 	check_stack_depth();
-	n = game->legal(game, state, s->moves[ply]);
-	if (gt_clock_abandoned())
-	{
-		/* no moves: the call gave up, the game did not end */
-		s->stopped = true;
+	n = search_frame_legal(&s->frame, ply);
+	if (n < 0)
 		return 0;
-	}
+
 	if (n == 0)
 	{
 		*solved = true;
@@ -405,10 +374,10 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 		{
 			/* Principal variation search: prove the move no better, else search it fully. */
 			v = child_score(s, ply, m, depth - 1, alpha, alpha + 1, role, &child_solved);
-			if (v > alpha && v < beta && !s->stopped)
+			if (v > alpha && v < beta && !s->frame.stopped)
 				v = child_score(s, ply, m, depth - 1, alpha, beta, role, &child_solved);
 		}
-		if (s->stopped)
+		if (s->frame.stopped)
 			return 0;
 		all_solved &= child_solved;
 		if (v > best)
@@ -420,7 +389,7 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 		if (v > alpha)
 		{
 			alpha = v;
-			update_pv(s, ply, m);
+			search_frame_update_pv(&s->frame, ply, m);
 		}
 		if (alpha >= beta)
 		{
@@ -447,19 +416,19 @@ negamax(Search *s, int ply, int depth, int32 alpha, int32 beta, int role, bool *
 static int
 non_losing_replies(Search *s, const GameState *state, int role)
 {
-	const Game *game = s->game;
-	GameMove   *moves = s->moves[1];
+	const Game *game = s->frame.game;
+	GameMove   *moves = s->frame.moves[1];
 	int			n = game->legal(game, state, moves);
 	int			count = 0;
 
 	for (int i = 0; i < n; i++)
 	{
-		GameState  *after = s->states[2];
+		GameState  *after = s->frame.states[2];
 		const TTEntry *entry;
 		bool		loses = false;
 
 		game->next(game, state, moves[i], after);
-		if (game->legal(game, after, s->moves[2]) == 0)
+		if (game->legal(game, after, s->frame.moves[2]) == 0)
 		{
 			int			goals[GT_MAX_ROLES];
 
@@ -483,9 +452,9 @@ non_losing_replies(Search *s, const GameState *state, int role)
 static void
 root_value(Search *s, RootMove *rm, int role)
 {
-	const Game *game = s->game;
+	const Game *game = s->frame.game;
 	double		margin;
-	GameState  *child = s->states[1];
+	GameState  *child = s->frame.states[1];
 	int			child_role;
 
 	value_unknown(game, &rm->value);
@@ -509,8 +478,8 @@ root_value(Search *s, RootMove *rm, int role)
 	 */
 	if (gt_clock_abandoned())
 		return;
-	game->next(game, s->states[0], rm->move, child);
-	if (game->legal(game, child, s->moves[1]) == 0)
+	game->next(game, s->frame.states[0], rm->move, child);
+	if (game->legal(game, child, s->frame.moves[1]) == 0)
 	{
 		if (!gt_clock_abandoned())
 			rm->value.mobility[0] = rm->value.mobility[1] = 0;
@@ -529,32 +498,27 @@ root_value(Search *s, RootMove *rm, int role)
 static void
 extend_pv(Search *s, RootMove *rm)
 {
-	const Game *game = s->game;
-	GameState  *at = s->states[1];
-	GameState  *after = s->states[2];
+	const Game *game = s->frame.game;
+	GameLine	line;
 
-	gt_state_copy(at, s->states[0]);
-	for (int i = 0; i < rm->pv_length; i++)
+	gt_line_begin(&line, game, s->frame.states[0]);
+	for (int i = 0; i < rm->pv.length; i++)
+		gt_line_play(&line, rm->pv.moves[i]);
+	while (rm->pv.length < SEARCH_MAX_PLY)
 	{
-		game->next(game, at, rm->pv[i], after);
-		gt_state_copy(at, after);
-	}
-	while (rm->pv_length < SEARCH_MAX_PLY)
-	{
-		const TTEntry *entry = tt_probe(s->tt, gt_state_hash(game, at));
+		const TTEntry *entry = tt_probe(s->tt, gt_state_hash(game, line.at));
 		int			n;
 		bool		legal = false;
 
 		if (entry == NULL || entry->move == GT_NO_MOVE)
 			return;
-		n = game->legal(game, at, s->moves[1]);
+		n = game->legal(game, line.at, s->frame.moves[1]);
 		for (int i = 0; i < n && !legal; i++)
-			legal = s->moves[1][i] == entry->move;
+			legal = s->frame.moves[1][i] == entry->move;
 		if (!legal)
 			return;
-		rm->pv[rm->pv_length++] = entry->move;
-		game->next(game, at, entry->move, after);
-		gt_state_copy(at, after);
+		rm->pv.moves[rm->pv.length++] = entry->move;
+		gt_line_play(&line, entry->move);
 	}
 }
 
@@ -567,12 +531,12 @@ static void
 solve_root_move(Search *s, SolvedMove *sm, int role, GameSolveCall *call, TimestampTz deadline,
 				bool exact)
 {
-	const Game *game = s->game;
-	GameState  *child = s->states[1];
+	const Game *game = s->frame.game;
+	GameState  *child = s->frame.states[1];
 	int			child_role;
 	int32		score;
 
-	game->next(game, s->states[0], sm->move, child);
+	game->next(game, s->frame.states[0], sm->move, child);
 	call->deadline = deadline;
 	call->exact = exact;
 	call->line = sm->line;
@@ -606,23 +570,23 @@ solve_root_move(Search *s, SolvedMove *sm, int role, GameSolveCall *call, Timest
 static void
 solve_root_moves(Search *s, const RootMove *moves, int n, int role)
 {
-	const Game *game = s->game;
+	const Game *game = s->frame.game;
 	TimestampTz now = GetCurrentTimestamp();
-	TimestampTz deadline = now + (s->limits->deadline - now) / 2;
-	TimestampTz in_reach = now + (s->limits->deadline - now) * 3 / 4;
+	TimestampTz deadline = now + (s->frame.limits->deadline - now) / 2;
+	TimestampTz in_reach = now + (s->frame.limits->deadline - now) * 3 / 4;
 	GameSolveCall call = {0};
 	int			unknown = 0;
 
-	call.memory = s->limits->memory / 2;
+	call.memory = s->frame.limits->memory / 2;
 	call.max_line = SEARCH_MAX_PLY - 1;
 	s->solved = palloc0(n * sizeof(SolvedMove));
 	s->nsolved = n;
 	for (int i = 0; i < n; i++)
 	{
 		s->solved[i].move = moves[i].move;
-		game->next(game, s->states[0], moves[i].move, s->states[1]);
+		game->next(game, s->frame.states[0], moves[i].move, s->frame.states[1]);
 		/* The search sees the end itself. */
-		s->solved[i].ended = game->legal(game, s->states[1], s->moves[1]) == 0;
+		s->solved[i].ended = game->legal(game, s->frame.states[1], s->frame.moves[1]) == 0;
 		unknown += !s->solved[i].ended;
 	}
 	while (unknown > 0 && GetCurrentTimestamp() < deadline)
@@ -670,40 +634,40 @@ take_solver_line(Search *s, RootMove *rm)
 		if (sm->move != rm->move || !sm->exact || !rm->proven || sm->score != rm->score ||
 			sm->line_length == 0)
 			continue;
-		rm->pv[0] = rm->move;
-		memcpy(&rm->pv[1], sm->line, sm->line_length * sizeof(GameMove));
-		rm->pv_length = 1 + sm->line_length;
-		rm->depth = rm->pv_length;	/* how deep the proof goes, not the iteration */
+		rm->pv.moves[0] = rm->move;
+		memcpy(&rm->pv.moves[1], sm->line, sm->line_length * sizeof(GameMove));
+		rm->pv.length = 1 + sm->line_length;
+		rm->depth = rm->pv.length;	/* how deep the proof goes, not the iteration */
 		return true;
 	}
 	return false;
 }
 
 /*
- * Is root move a ahead of b?  Exact scores first, higher first; moves that
- * only have a bound below the best (bestmove's) after them, in the order
- * they were tried in, as are equal scores (insertion sort).
+ * Is root move a ahead of b after an iteration?  Exact scores first,
+ * higher first; moves that only have a bound below the best (bestmove's)
+ * after them, in the order they were tried in, as are equal scores.
  */
 static bool
-root_ahead(const RootMove *a, const RootMove *b)
+score_ahead(const RootMove *a, const RootMove *b, const void *arg)
 {
 	if (a->bounded != b->bounded)
 		return !a->bounded;
 	return !a->bounded && a->score > b->score;
 }
 
-static void
-sort_root_moves(RootMove *moves, int n)
+/*
+ * Is root move a ahead of b by the max^n tie rules (values.c), focus
+ * first, for the root's mover?  Only between equal exact scores of one
+ * iteration.  (arg: the SearchFrame)
+ */
+static bool
+tie_ahead(const RootMove *a, const RootMove *b, const void *arg)
 {
-	for (int i = 1; i < n; i++)
-	{
-		RootMove	m = moves[i];
-		int			j = i;
+	const SearchFrame *f = arg;
 
-		for (; j > 0 && root_ahead(&m, &moves[j - 1]); j--)
-			moves[j] = moves[j - 1];
-		moves[j] = m;
-	}
+	return !a->bounded && !b->bounded && b->score == a->score && b->depth == a->depth &&
+		value_better(f->game, &a->value, &b->value, f->root_role);
 }
 
 /*
@@ -734,25 +698,23 @@ search_root(Search *s, const RootMove *moves, RootMove *scored, int n, int depth
 
 		*rm = moves[done];
 		rm->bounded = false;
-		s->pv_length[1] = 0;
-		if (s->limits->exact_moves || done == 0)
+		s->frame.pv[1].length = 0;
+		if (s->frame.limits->exact_moves || done == 0)
 			v = child_score(s, 0, rm->move, depth - 1, -SCORE_INF, SCORE_INF, role, &solved);
 		else
 		{
 			v = child_score(s, 0, rm->move, depth - 1, bar - 1, bar, role, &solved);
-			if (v >= bar && !s->stopped)
+			if (v >= bar && !s->frame.stopped)
 				v = child_score(s, 0, rm->move, depth - 1, bar - 1, SCORE_INF, role, &solved);
 			rm->bounded = v < bar;
 		}
-		if (s->stopped)
+		if (s->frame.stopped)
 			break;
 		rm->score = v;
 		/* A bound from above proves a loss, never a win or a draw. */
 		rm->proven = solved && (!rm->bounded || v < -WIN_BAND);
 		rm->depth = depth;
-		update_pv(s, 0, rm->move);
-		rm->pv_length = s->pv_length[0];
-		memcpy(rm->pv, s->pv[0], s->pv_length[0] * sizeof(GameMove));
+		search_frame_root_pv(&s->frame, rm);
 		*all_proven &= solved;
 		if (!rm->bounded)
 			bar = Max(bar, v);
@@ -778,6 +740,116 @@ root_settled(const RootMove *best, int depth, bool all_proven, bool exact_moves)
 		(!exact_moves && best->score > SCORE_WIN + SCORE_MARGIN * (GT_GOAL_MAX - GT_GOAL_MIN - 1));
 }
 
+/*
+ * A search from root, whose mover is role, in cxt, the current context: the
+ * frame, the ordering arrays and the table.
+ */
+static Search *
+new_search(MemoryContext cxt, const Game *game, const GameState *root, int role, const SearchLimits *limits)
+{
+	Search	   *s = MemoryContextAllocZero(cxt, sizeof(Search));
+
+	for (int p = 0; p < SEARCH_MAX_PLY; p++)
+		s->killers[p][0] = s->killers[p][1] = GT_NO_MOVE;
+	search_frame_init(&s->frame, game, root, role, limits);
+	for (int p = 0; p < SEARCH_MAX_PLY; p++)
+		s->order[p] = palloc(game->max_moves * sizeof(int32));
+	s->tt = tt_create(cxt, limits->memory);
+	return s;
+}
+
+/*
+ * The root's moves, in caller's context, in the order the first iteration
+ * tries them: by the move ordering of every node, then by a stored tree's
+ * utilities (its best move first).  Starts the clock.
+ */
+static RootMove *
+first_root_moves(Search *s, MemoryContext caller, int *n)
+{
+	RootMove   *moves;
+
+	*n = search_frame_start(&s->frame);
+	moves = MemoryContextAllocZero(caller, *n * sizeof(RootMove));
+	order_moves(s, 0, *n, GT_NO_MOVE);
+	for (int i = 0; i < *n; i++)
+	{
+		moves[i].move = pick_move(s, 0, i, *n);
+		moves[i].score = -SCORE_INF;
+		moves[i].visits = -1;
+	}
+	search_order_by_prior(s->frame.limits, moves, *n, s->frame.root_role);
+	return moves;
+}
+
+/*
+ * An iteration cut short by the clock: the last best move was searched
+ * first (scored[0]); a move that this iteration, in its done moves, found
+ * better than it, at this depth, takes its place; the others keep the
+ * values of the last iteration, whose best move stays ahead of them.
+ */
+static void
+take_unfinished(RootMove *moves, const RootMove *scored, int done)
+{
+	int			better = 0;
+
+	for (int i = 1; i < done; i++)
+		if (!scored[i].bounded && scored[i].score > scored[better].score)
+			better = i;
+	if (better > 0)
+	{
+		memmove(&moves[1], &moves[0], better * sizeof(RootMove));
+		moves[0] = scored[better];
+	}
+}
+
+/*
+ * Iterative deepening: one iteration per depth until the deepest, the
+ * clock, or a settled root; after each, moves in the order it found.
+ */
+static void
+deepen(Search *s, RootMove *moves, int n, SearchResult *result)
+{
+	for (int depth = 1; depth <= s->frame.max_depth && !s->frame.stopped; depth++)
+	{
+		RootMove   *scored = palloc(n * sizeof(RootMove));
+		bool		all_proven;
+		int			done = search_root(s, moves, scored, n, depth, s->frame.root_role, &all_proven);
+
+		if (done == n)
+		{
+			search_order_root_moves(scored, n, score_ahead, NULL);
+			memcpy(moves, scored, n * sizeof(RootMove));
+			result->depth = depth;
+			if (root_settled(&moves[0], depth, all_proven, s->frame.limits->exact_moves))
+				break;
+		}
+		else
+			take_unfinished(moves, scored, done);
+		pfree(scored);
+	}
+}
+
+/*
+ * The root moves' lines lengthened, their values (unknown for a move no
+ * iteration finished), and equal scores ordered by the tie rules.
+ */
+static void
+finish_root_moves(Search *s, RootMove *moves, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (moves[i].depth > 0)
+		{
+			if (!take_solver_line(s, &moves[i]))
+				extend_pv(s, &moves[i]);
+			root_value(s, &moves[i], s->frame.root_role);
+		}
+		else
+			value_unknown(s->frame.game, &moves[i].value);
+	}
+	search_order_root_moves(moves, n, tie_ahead, &s->frame);
+}
+
 void
 search_alphabeta(const Game *game, const GameState *root, const SearchLimits *limits,
 				 SearchResult *result)
@@ -787,107 +859,23 @@ search_alphabeta(const Game *game, const GameState *root, const SearchLimits *li
 	/* Everything of the search but its result, within limits->memory, freed at its end. */
 	MemoryContext cxt = AllocSetContextCreate(caller, "gametree alpha-beta search",
 											  ALLOCSET_DEFAULT_SIZES);
-	Search	   *s = MemoryContextAllocZero(cxt, sizeof(Search));
 	int			role = game->control(game, root);
+	Search	   *s;
 	RootMove   *moves;
 	int			n;
-	int			max_depth = limits->max_depth > 0 ? Min(limits->max_depth, SEARCH_MAX_PLY - 1) :
-		SEARCH_MAX_PLY - 1;
 
 	Assert(role != GT_NO_ROLE && game->nroles == 2);
 	MemoryContextSwitchTo(cxt);
-	s->game = game;
-	s->limits = limits;
-	for (int p = 0; p < SEARCH_MAX_PLY; p++)
-		s->killers[p][0] = s->killers[p][1] = GT_NO_MOVE;
-	for (int p = 0; p <= SEARCH_MAX_PLY; p++)
-		s->states[p] = gt_state_alloc(game);
-	for (int p = 0; p < SEARCH_MAX_PLY; p++)
-	{
-		s->moves[p] = palloc(game->max_moves * sizeof(GameMove));
-		s->order[p] = palloc(game->max_moves * sizeof(int32));
-	}
-	gt_state_copy(s->states[0], root);
-	s->tt = tt_create(cxt, limits->memory);
-
-	n = game->legal(game, root, s->moves[0]);
-	Assert(n > 0);
-	/* The root's moves in hand, game calls may give up at the deadline. */
-	gt_clock_start(&s->clock, limits->deadline);
-	moves = MemoryContextAllocZero(caller, n * sizeof(RootMove));
-	order_moves(s, 0, n, GT_NO_MOVE);
-	for (int i = 0; i < n; i++)
-	{
-		moves[i].move = pick_move(s, 0, i, n);
-		moves[i].score = -SCORE_INF;
-		moves[i].visits = -1;
-	}
-	/* A stored tree's utilities first: the first iteration tries its best move first. */
-	search_order_by_prior(limits, moves, n, role);
+	s = new_search(cxt, game, root, role, limits);
+	moves = first_root_moves(s, caller, &n);
 	result->moves = moves;
 	result->nmoves = n;
 	result->depth = 0;
 	if (game->solve != NULL && limits->deadline != 0)
 		solve_root_moves(s, moves, n, role);
-
-	for (int depth = 1; depth <= max_depth && !s->stopped; depth++)
-	{
-		RootMove   *scored = palloc(n * sizeof(RootMove));
-		bool		all_proven;
-		int			done = search_root(s, moves, scored, n, depth, role, &all_proven);
-
-		if (done == n)
-		{
-			sort_root_moves(scored, n);
-			memcpy(moves, scored, n * sizeof(RootMove));
-			result->depth = depth;
-			if (root_settled(&moves[0], depth, all_proven, limits->exact_moves))
-				break;
-		}
-		else
-		{
-			/*
-			 * Cut short by the clock.  The last best move was searched first
-			 * (scored[0]); a move that this iteration found better than it,
-			 * at this depth, takes its place; the others keep the values of
-			 * the last iteration, whose best move stays ahead of them.
-			 */
-			int			better = 0;
-
-			for (int i = 1; i < done; i++)
-				if (!scored[i].bounded && scored[i].score > scored[better].score)
-					better = i;
-			if (better > 0)
-			{
-				memmove(&moves[1], &moves[0], better * sizeof(RootMove));
-				moves[0] = scored[better];
-			}
-		}
-		pfree(scored);
-	}
-	for (int i = 0; i < n; i++)
-	{
-		if (moves[i].depth > 0)
-		{
-			if (!take_solver_line(s, &moves[i]))
-				extend_pv(s, &moves[i]);
-			root_value(s, &moves[i], role);
-		}
-		else
-			value_unknown(game, &moves[i].value);
-	}
-	/* Equal exact scores of one iteration: the max^n tie rules (values.c), focus first. */
-	for (int i = 1; i < n; i++)
-	{
-		RootMove	m = moves[i];
-		int			j = i;
-
-		for (; j > 0 && !m.bounded && !moves[j - 1].bounded && moves[j - 1].score == m.score &&
-			 moves[j - 1].depth == m.depth && value_better(game, &m.value, &moves[j - 1].value, role); j--)
-			moves[j] = moves[j - 1];
-		moves[j] = m;
-	}
-	result->nodes = s->nodes;
+	deepen(s, moves, n, result);
+	finish_root_moves(s, moves, n);
+	result->nodes = s->frame.nodes;
 	gt_clock_stop();
 	MemoryContextSwitchTo(caller);
 	MemoryContextDelete(cxt);

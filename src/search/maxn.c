@@ -11,62 +11,34 @@
  */
 #include "postgres.h"
 
-#include "core/clock.h"
 #include "miscadmin.h"
-#include "search/search.h"
+#include "search/frame.h"
 
 typedef struct MaxnSearch
 {
-	const Game *game;
-	const SearchLimits *limits;
-	GameState  *states[SEARCH_MAX_PLY + 1];
-	GameMove   *moves[SEARCH_MAX_PLY];
-	Value	   *values[SEARCH_MAX_PLY];
-	GameMove	pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
-	int			pv_length[SEARCH_MAX_PLY];
-	int64		nodes;
-	GtClock		clock;			/* of limits->deadline; looks adapt to what nodes cost */
-	bool		stopped;
+	SearchFrame frame;
+	Value	   *values[SEARCH_MAX_PLY]; /* of the moves at each ply */
 } MaxnSearch;
-
-/* The line at ply: move, then the line below it. */
-static void
-update_pv(MaxnSearch *s, int ply, GameMove move)
-{
-	s->pv[ply][0] = move;
-	s->pv_length[ply] = 1;
-	if (ply + 1 < SEARCH_MAX_PLY)
-	{
-		memcpy(&s->pv[ply][1], s->pv[ply + 1], s->pv_length[ply + 1] * sizeof(GameMove));
-		s->pv_length[ply] += s->pv_length[ply + 1];
-	}
-}
 
 /* The value of the state at ply searched depth plies deep; false when the clock stopped it. */
 static bool
 maxn(MaxnSearch *s, int ply, int depth, Value *out)
 {
-	const Game *game = s->game;
-	const GameState *state = s->states[ply];
+	SearchFrame *f = &s->frame;
+	const Game *game = f->game;
+	const GameState *state = f->states[ply];
 	Value	   *values = s->values[ply];
 	Value		best;
 	int			n;
 	int			mover;
 
-	s->pv_length[ply] = 0;
-	s->nodes++;
-	/* Past the deadline, or when a game call gave up (core/clock.h), the search stops. */
-	if (gt_clock_expired(&s->clock))
-		s->stopped = true;
-	if (s->stopped)
+	f->pv[ply].length = 0;
+	if (!search_frame_look(f))
 		return false;
 	check_stack_depth();
-	n = game->legal(game, state, s->moves[ply]);
-	if (gt_clock_abandoned())
-	{
-		s->stopped = true;
+	n = search_frame_legal(f, ply);
+	if (n < 0)
 		return false;
-	}
 	if (n == 0 || depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
 	{
 		value_of_state(game, state, n == 0, out);
@@ -76,7 +48,7 @@ maxn(MaxnSearch *s, int ply, int depth, Value *out)
 	value_unknown(game, &best);
 	for (int i = 0; i < n; i++)
 	{
-		game->next(game, state, s->moves[ply][i], s->states[ply + 1]);
+		game->next(game, state, f->moves[ply][i], f->states[ply + 1]);
 		if (!maxn(s, ply + 1, depth - 1, &values[i]))
 			return false;
 		values[i].move_id = i;
@@ -84,26 +56,20 @@ maxn(MaxnSearch *s, int ply, int depth, Value *out)
 		if (mover != GT_NO_ROLE && values[i].known && value_better(game, &values[i], &best, mover))
 		{
 			best = values[i];
-			update_pv(s, ply, s->moves[ply][i]);
+			search_frame_update_pv(f, ply, f->moves[ply][i]);
 		}
 	}
 	value_evaluate(game, mover, values, n, out);
 	return true;
 }
 
-/* Best first for mover by the max^n rules; insertion sort, so ties keep the game's order. */
-static void
-sort_root_moves(const Game *game, RootMove *moves, int n, int mover)
+/* Is root move a better than b for the root's mover by the max^n rules?  (arg: the SearchFrame) */
+static bool
+maxn_ahead(const RootMove *a, const RootMove *b, const void *arg)
 {
-	for (int i = 1; i < n; i++)
-	{
-		RootMove	m = moves[i];
-		int			j = i;
+	const SearchFrame *f = arg;
 
-		for (; j > 0 && m.value.known && value_better(game, &m.value, &moves[j - 1].value, mover); j--)
-			moves[j] = moves[j - 1];
-		moves[j] = m;
-	}
+	return a->value.known && value_better(f->game, &a->value, &b->value, f->root_role);
 }
 
 bool
@@ -112,37 +78,51 @@ search_maxn_applies(const Game *game, const GameState *state)
 	return game->control(game, state) != GT_NO_ROLE;
 }
 
+/*
+ * One iteration: the root's moves searched depth plies deep into scored, a
+ * copy of moves, and their values into values.  False when the clock
+ * stopped it.
+ */
+static bool
+search_root(MaxnSearch *s, RootMove *scored, Value *values, int n, int depth)
+{
+	SearchFrame *f = &s->frame;
+
+	for (int i = 0; i < n && !f->stopped; i++)
+	{
+		f->game->next(f->game, f->states[0], scored[i].move, f->states[1]);
+		if (!maxn(s, 1, depth - 1, &scored[i].value))
+			break;
+		scored[i].value.move_id = i;
+		scored[i].proven = scored[i].value.proven;
+		scored[i].depth = depth;
+		search_frame_root_pv(f, &scored[i]);
+		values[i] = scored[i].value;
+	}
+	return !f->stopped;
+}
+
 void
 search_maxn(const Game *game, const GameState *root, const SearchLimits *limits, SearchResult *result)
 {
 	MaxnSearch *s = palloc0(sizeof(MaxnSearch));
-	int			max_depth = limits->max_depth > 0 ? Min(limits->max_depth, SEARCH_MAX_PLY - 1) :
-		SEARCH_MAX_PLY - 1;
-	int			mover = game->control(game, root);
+	SearchFrame *f = &s->frame;
 	int			n;
 	RootMove   *moves;
 	Value	   *values;
 
+	int			mover = game->control(game, root);
+
 	Assert(mover != GT_NO_ROLE);
-	s->game = game;
-	s->limits = limits;
-	for (int p = 0; p <= SEARCH_MAX_PLY; p++)
-		s->states[p] = gt_state_alloc(game);
+	search_frame_init(f, game, root, mover, limits);
 	for (int p = 0; p < SEARCH_MAX_PLY; p++)
-	{
-		s->moves[p] = palloc(game->max_moves * sizeof(GameMove));
 		s->values[p] = palloc(game->max_moves * sizeof(Value));
-	}
-	gt_state_copy(s->states[0], root);
-	n = game->legal(game, root, s->moves[0]);
-	Assert(n > 0);
-	/* The root's moves in hand, game calls may give up at the deadline. */
-	gt_clock_start(&s->clock, limits->deadline);
+	n = search_frame_start(f);
 	moves = palloc0(n * sizeof(RootMove));
 	values = palloc(n * sizeof(Value));
 	for (int i = 0; i < n; i++)
 	{
-		moves[i].move = s->moves[0][i];
+		moves[i].move = f->moves[0][i];
 		moves[i].visits = -1;
 		value_unknown(game, &moves[i].value);
 	}
@@ -152,28 +132,15 @@ search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
 	result->nmoves = n;
 	result->depth = 0;
 
-	for (int depth = 1; depth <= max_depth; depth++)
+	for (int depth = 1; depth <= f->max_depth; depth++)
 	{
 		RootMove   *scored = palloc(n * sizeof(RootMove));
 		Value		root_value;
 
 		memcpy(scored, moves, n * sizeof(RootMove));
-		for (int i = 0; i < n && !s->stopped; i++)
-		{
-			game->next(game, root, scored[i].move, s->states[1]);
-			if (!maxn(s, 1, depth - 1, &scored[i].value))
-				break;
-			scored[i].value.move_id = i;
-			scored[i].proven = scored[i].value.proven;
-			scored[i].depth = depth;
-			update_pv(s, 0, scored[i].move);
-			scored[i].pv_length = s->pv_length[0];
-			memcpy(scored[i].pv, s->pv[0], s->pv_length[0] * sizeof(GameMove));
-			values[i] = scored[i].value;
-		}
-		if (s->stopped)
+		if (!search_root(s, scored, values, n, depth))
 			break;				/* an unfinished iteration: the last one's result stands */
-		sort_root_moves(game, scored, n, mover);
+		search_order_root_moves(scored, n, maxn_ahead, f);
 		memcpy(moves, scored, n * sizeof(RootMove));
 		result->depth = depth;
 		value_evaluate(game, mover, values, n, &root_value);
@@ -184,5 +151,5 @@ search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
 	gt_clock_stop();
 	for (int i = 0; i < n; i++)
 		moves[i].value.move_id = 0;
-	result->nodes = s->nodes;
+	result->nodes = f->nodes;
 }

@@ -666,20 +666,20 @@ describe_root_move(Mcts *m, int32 child, RootMove *rm)
 										   MCTS_TOTAL(t, child)[r] / node->visits);
 	node_mobility(m, child, rm->value.mobility);
 	/* The line: the most visited child, down to a leaf. */
-	rm->pv_length = 0;
-	while (at >= 0 && rm->pv_length < SEARCH_MAX_PLY)
+	rm->pv.length = 0;
+	while (at >= 0 && rm->pv.length < SEARCH_MAX_PLY)
 	{
 		const MctsNode *n = &t->nodes[at];
 		int32		next = -1;
 
-		rm->pv[rm->pv_length++] = n->move;
+		rm->pv.moves[rm->pv.length++] = n->move;
 		for (int c = 0; c < n->nchildren && n->first_child >= 0; c++)
 			if (t->nodes[n->first_child + c].visits > 0 &&
 				(next < 0 || t->nodes[n->first_child + c].visits > t->nodes[next].visits))
 				next = n->first_child + c;
 		at = next;
 	}
-	rm->depth = rm->pv_length;
+	rm->depth = rm->pv.length;
 }
 
 /* Root children by rank, best first; equal ranks in the game's move order. */

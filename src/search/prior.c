@@ -24,17 +24,28 @@ prior_utility(const SearchLimits *limits, GameMove move, int role)
 		(GT_GOAL_MIN + GT_GOAL_MAX) / 2.0;
 }
 
+/* What prior_ahead compares root moves by. */
+typedef struct PriorOrder
+{
+	const SearchLimits *limits;
+	int			role;
+} PriorOrder;
+
+/* Is root move a's stored utility for the role higher than b's? */
+static bool
+prior_ahead(const RootMove *a, const RootMove *b, const void *arg)
+{
+	const PriorOrder *order = arg;
+
+	return prior_utility(order->limits, b->move, order->role) <
+		prior_utility(order->limits, a->move, order->role);
+}
+
 void
 search_order_by_prior(const SearchLimits *limits, RootMove *moves, int n, int role)
 {
-	for (int i = 1; i < n && limits->nprior > 0; i++)
-	{
-		RootMove	m = moves[i];
-		double		utility = prior_utility(limits, m.move, role);
-		int			j = i;
+	PriorOrder	order = {limits, role};
 
-		for (; j > 0 && prior_utility(limits, moves[j - 1].move, role) < utility; j--)
-			moves[j] = moves[j - 1];
-		moves[j] = m;
-	}
+	if (limits->nprior > 0)
+		search_order_root_moves(moves, n, prior_ahead, &order);
 }

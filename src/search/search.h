@@ -1,7 +1,10 @@
 /*
- * search.h: choosing a move by search over the game interface (alphabeta.c,
- * tt.c).  Search never knows which game it plays: it calls the vtable and
- * the optional hooks (mover, tactical, heuristic).
+ * search.h: choosing a move by search over the game interface (method.c,
+ * alphabeta.c, maxn.c, mcts.c, prior.c).  Search never knows which game it
+ * plays: it calls the vtable and the optional hooks (mover, tactical,
+ * heuristic).  Nor does it know settings or tables: its caller gives it its
+ * limits (SearchLimits: memory, deadline, depth) and what a stored tree
+ * knows of the root's moves (SearchPrior).
  */
 #ifndef GAMETREE_SEARCH_H
 #define GAMETREE_SEARCH_H
@@ -25,12 +28,19 @@ typedef struct SearchPrior
 typedef struct SearchLimits
 {
 	TimestampTz deadline;		/* 0: none */
-	Size		memory;			/* bytes the search may hold (gametree.search_memory) */
+	Size		memory;			/* bytes the search may hold */
 	int			max_depth;		/* iterations of deepening; 0: until the deadline */
 	bool		exact_moves;	/* every root move's value exact (analyse), not only the best's */
 	int			nprior;			/* root moves a stored tree knows */
 	const SearchPrior *prior;
 } SearchLimits;
+
+/* A line of play: the principal variation below a node, or a root move's. */
+typedef struct SearchLine
+{
+	int			length;
+	GameMove	moves[SEARCH_MAX_PLY];
+} SearchLine;
 
 /* One move of the root, with what search found of it. */
 typedef struct RootMove
@@ -43,8 +53,7 @@ typedef struct RootMove
 	Value		value;			/* utility per role, proven, mobility (-1: unknown) */
 	int			depth;			/* of the deepest iteration that valued it; MCTS: of its line */
 	int64		visits;			/* MCTS: iterations through it; alpha-beta and max^n: -1 */
-	int			pv_length;
-	GameMove	pv[SEARCH_MAX_PLY]; /* the expected line, this move first */
+	SearchLine	pv;				/* the expected line, this move first */
 } RootMove;
 
 typedef struct SearchResult
@@ -55,12 +64,48 @@ typedef struct SearchResult
 	int64		nodes;			/* alpha-beta and max^n: positions; MCTS: iterations */
 } SearchResult;
 
+typedef enum SearchMethod
+{
+	SEARCH_AUTO,
+	SEARCH_ALPHABETA,
+	SEARCH_MAXN,
+	SEARCH_MCTS
+} SearchMethod;
+
+/*
+ * The method named ('auto', 'alphabeta', 'maxn' or 'mcts') for a search
+ * from state, 'auto' resolved; ereports an unknown name, and a method that
+ * cannot play the state.
+ */
+extern SearchMethod search_method_named(const char *name, const Game *game, const GameState *state);
+
+struct MctsTree;					/* mcts.h */
+
+/*
+ * Runs method's search from root, a state that is not terminal, into
+ * result (in the caller's memory context).  A Monte Carlo search's tree is
+ * kept for *mcts when mcts is not NULL (search_mcts_free frees it; NULL
+ * for the other methods), else freed.
+ */
+extern void search_run(SearchMethod method, const Game *game, const GameState *root,
+					   const SearchLimits *limits, SearchResult *result, struct MctsTree **mcts);
+
+/*
+ * Is root move a ahead of b?  An order of root moves by such a comparison
+ * (search_order_root_moves) is stable: b stays ahead of a move not ahead
+ * of it.
+ */
+typedef bool (*RootMoveAhead) (const RootMove *a, const RootMove *b, const void *arg);
+
+/* Orders moves by ahead, stably (insertion sort: n is a root's moves). */
+extern void search_order_root_moves(RootMove *moves, int n, RootMoveAhead ahead, const void *arg);
+
 /* The prior of a root move, or NULL. */
 extern const SearchPrior *search_prior(const SearchLimits *limits, GameMove move);
 /*
  * Root moves in the order of their stored utility for role, best first
- * (insertion sort: equal ones, and moves the tree does not know, keep their
- * order, counted halfway between the goals).
+ * (equal ones, and moves the tree does not know, keep their order, counted
+ * halfway between the goals).
  */
 extern void search_order_by_prior(const SearchLimits *limits, RootMove *moves, int n, int role);
 

@@ -22,9 +22,11 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "core/line.h"
 #include "store/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "search/mcts.h"
 #include "store/expand.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
@@ -45,6 +47,17 @@
 #define MIN_PROPAGATION_PER_EXPANSION 0.5
 static double write_seconds_per_state = 1e-3;
 static double propagation_per_expansion = 1.0;
+
+/* What the tables know of the position a search starts from. */
+typedef struct TreeSearch
+{
+	Tree	   *tree;
+	int64		root_id;
+	bool		root_proven;	/* and expanded, with a best move: */
+	GameMove	stored_best;	/* GT_NO_MOVE when there is none */
+	int			nprior;
+	SearchPrior *prior;			/* one per stored edge of the position */
+} TreeSearch;
 
 /* A state the write-back visits: the search's node, its state and id. */
 typedef struct Written
@@ -98,7 +111,12 @@ read_edges(TreeSearch *ts, const Game *game, const GameState *state, int64 best_
 	SPI_freetuptable(SPI_tuptable);
 }
 
-TreeSearch *
+/*
+ * Opens the tree for writing and reads the position's row and edges.
+ * Ereports when the tree plays another game or the state is not stored in
+ * it.  The caller is connected to SPI.
+ */
+static TreeSearch *
 tree_search_begin(text *name, const Game *game, const GameState *state)
 {
 	TreeSearch *ts = palloc0(sizeof(TreeSearch));
@@ -195,17 +213,15 @@ mcts_written(const MctsTree *mcts, const GameState *root, Written *list)
 static int
 line_written(const Game *game, const GameState *root, const RootMove *best, Written *list)
 {
-	GameState  *at = gt_state_alloc(game);
-	GameState  *after = gt_state_alloc(game);
+	GameLine	line;
 	int			n = 0;
 
-	gt_state_copy(at, root);
+	gt_line_begin(&line, game, root);
 	add_written(game, list, &n, -1, 0, root);
-	for (int i = 0; i < best->pv_length; i++)
+	for (int i = 0; i < best->pv.length; i++)
 	{
-		game->next(game, at, best->pv[i], after);
-		gt_state_copy(at, after);
-		if (game->terminal(game, at) || !add_written(game, list, &n, -1, i + 1, at))
+		gt_line_play(&line, best->pv.moves[i]);
+		if (game->terminal(game, line.at) || !add_written(game, list, &n, -1, i + 1, line.at))
 			break;
 	}
 	return n;
@@ -311,7 +327,12 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 				   rows, init_ids, move_ids, visits, INT4OID, totals, SPI_OK_UPDATE);
 }
 
-int64
+/*
+ * The part of a call's time_limit (microseconds) that the search leaves
+ * its write-back: what writing gametree.search_store_states states took
+ * last time in this backend, at most a quarter.
+ */
+static int64
 tree_search_reserve(int64 time_limit)
 {
 	return Min(time_limit / 4, (int64) (1e6 * write_seconds_per_state * gt_search_store_states));
@@ -354,7 +375,17 @@ expand_written(const Tree *tree, const Written *list, int n, TimestampTz began, 
 	return done;
 }
 
-void
+/*
+ * Writes back what the search learned, under the tree lock: expands the
+ * stored, unexpanded states among the first gametree.search_store_states
+ * of its tree, breadth first (Monte Carlo: the nodes it expanded, most
+ * visited first; alpha-beta: the root and the best move's line),
+ * propagates their values up, and for Monte Carlo search adds the visits
+ * and totals of its edges to theirs in the _graph table.  Past the
+ * deadline (0: none) it stops between chunks of expansions, after the
+ * first, and its propagation stops, leaving them pending.  Closes the tree.
+ */
+static void
 tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *result,
 				const MctsTree *mcts, TimestampTz deadline)
 {
@@ -397,4 +428,38 @@ tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *resul
 	if (written >= 100)
 		write_seconds_per_state = (GetCurrentTimestamp() - began) / 1e6 / written;
 	tree_close(ts->tree);
+}
+
+void
+tree_search(text *name, SearchMethod method, const Game *game, const GameState *state,
+			SearchLimits *limits, int64 time_limit, SearchResult *result)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	TimestampTz deadline = limits->deadline;	/* of the call: the write-back's */
+	TreeSearch *ts;
+	MctsTree   *mcts = NULL;
+
+	SPI_connect();
+	ts = tree_search_begin(name, game, state);
+	MemoryContextSwitchTo(caller);
+	if (ts->root_proven && !limits->exact_moves)
+	{
+		/* The tree has solved the position: its best move is the answer. */
+		result->nmoves = 1;
+		result->moves = palloc0(sizeof(RootMove));
+		result->moves[0].move = ts->stored_best;
+		tree_close(ts->tree);
+		SPI_finish();
+		return;
+	}
+	limits->prior = ts->prior;
+	limits->nprior = ts->nprior;
+	/* The search leaves the write-back its share of the time. */
+	if (deadline != 0)
+		limits->deadline -= tree_search_reserve(time_limit);
+	search_run(method, game, state, limits, result, &mcts);
+	tree_search_end(ts, state, result, mcts, deadline);
+	SPI_finish();
+	if (mcts != NULL)
+		search_mcts_free(mcts);
 }
