@@ -210,14 +210,14 @@ generate_side(const Checkers *c, int s, GameMove *moves)
 }
 
 /* generate_side, compiled once per side */
-int
-checkers_generate(const Checkers *c, GameMove *moves)
+static int
+generate(const Checkers *c, GameMove *moves)
 {
 	return c->mover == CK_BLACK ? generate_side(c, CK_BLACK, moves) : generate_side(c, CK_WHITE, moves);
 }
 
-/* The number of legal moves, the draw rule aside. */
-static int
+/* The number of legal moves, the draw rule aside; inline in perft's last ply. */
+static inline int
 count_moves(const Checkers *c)
 {
 	return c->mover == CK_BLACK ? generate_side(c, CK_BLACK, NULL) : generate_side(c, CK_WHITE, NULL);
@@ -246,8 +246,8 @@ checkers_can_move(const Checkers *c)
  * The layout bits that move m visits, origin first, into path[]; returns
  * their number.  *captured gets the bits of the jumped pieces.
  */
-int
-checkers_follow_move(GameMove m, int *path, uint64 *captured)
+static int
+follow_move(GameMove m, int *path, uint64 *captured)
 {
 	int			njumps = m & MOVE_JUMPS_MASK;
 	int			at = BIT((int) (m >> MOVE_FROM_SHIFT) & 31);
@@ -270,13 +270,14 @@ checkers_follow_move(GameMove m, int *path, uint64 *captured)
 	return njumps + 1;
 }
 
-void
-checkers_do_move(Checkers *c, GameMove m)
+/* Makes move m; inline in perft's loop. */
+static inline void
+apply_move(Checkers *c, GameMove m)
 {
 	int			s = c->mover;
 	int			path[MAX_PIECES + 1];
 	uint64		captured;
-	int			len = checkers_follow_move(m, path, &captured);
+	int			len = follow_move(m, path, &captured);
 	uint64		from = UINT64CONST(1) << path[0];
 	uint64		to = UINT64CONST(1) << path[len - 1];
 	bool		was_king = (c->king & from) != 0;
@@ -289,6 +290,30 @@ checkers_do_move(Checkers *c, GameMove m)
 		c->king |= to;
 	c->clock = (was_king && captured == 0) ? c->clock + 1 : 0;
 	c->mover = s ^ 1;
+}
+
+/*
+ * The entry points of the other files.  Perft calls the static functions
+ * instead, so that the compiler may inline them into its loop (as it did
+ * when perft shared a file with the vtable): an exported function of a
+ * shared library may be interposed, so it is never inlined.
+ */
+int
+checkers_generate(const Checkers *c, GameMove *moves)
+{
+	return generate(c, moves);
+}
+
+int
+checkers_follow_move(GameMove m, int *path, uint64 *captured)
+{
+	return follow_move(m, path, captured);
+}
+
+void
+checkers_do_move(Checkers *c, GameMove m)
+{
+	apply_move(c, m);
 }
 
 /*
@@ -307,12 +332,12 @@ perft_rec(const Checkers *c, int depth, GameMove *moves, bool draw_rules)
 		return count_moves(c);
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
-	n = checkers_generate(c, moves);
+	n = generate(c, moves);
 	for (int i = 0; i < n; i++)
 	{
 		Checkers	child = *c;
 
-		checkers_do_move(&child, moves[i]);
+		apply_move(&child, moves[i]);
 		leaves += perft_rec(&child, depth - 1, moves + MAX_MOVES, draw_rules);
 	}
 	return leaves;
