@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Connect four's solve hook (src/games/connect4_solve.c) against the
+# Connect four's solve hook (src/games/connect4/solve.c) against the
 # project's independent solver, tools/c4solve, on the positions of
 # test/data/connect4_exact.tsv (5 after each of 8, 12, 16 and 20 plies).
 #

@@ -1,7 +1,7 @@
 /*
  * games.c: the one list of the compiled-in games.  Adding a game is a new
- * file defining its Game and a line here; nothing below this layer names
- * a game.
+ * folder src/games/<game>/ defining its Game and a line here (README.md,
+ * section Adding a game); nothing below this layer names a game.
  */
 #include "postgres.h"
 

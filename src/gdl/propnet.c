@@ -244,26 +244,20 @@ trigger_of(const Propnet *net, int r, const bool *uses_input)
 }
 
 /*
- * Moves the triggered rules of the move phase's nodes after each node's
- * own (rule_end) and files them by input.
+ * The trigger of each rule (trigger_of) of the move phase's nodes, -1 for
+ * the other rules; net->trigger_start gets where each input's triggered
+ * rules start, *ntriggered their number.
  */
-static void
-file_triggered_rules(Propnet *net, const bool *uses_input)
+static int32 *
+find_triggers(Propnet *net, const bool *uses_input, int *ntriggered)
 {
 	int32	   *trigger = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
-	int32	   *rule_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	int32	   *literal_start = palloc_extended((net->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	int32	   *literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32),
-										   MCXT_ALLOC_HUGE);
 	bool	   *in_move = palloc0(net->nnodes * sizeof(bool));
-	int			nrules = 0,
-				nliterals = 0,
-				ntriggered = 0;
 
+	*ntriggered = 0;
 	for (int s = 0; s < net->nsteps[PHASE_MOVE]; s++)
 		if (net->steps[PHASE_MOVE][s] >= 0)
 			in_move[net->steps[PHASE_MOVE][s]] = true;
-	net->rule_end = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
 	net->trigger_start = palloc0((net->ninputs + 1) * sizeof(int32));
 	for (int v = 0; v < net->nnodes; v++)
 		for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
@@ -272,11 +266,31 @@ file_triggered_rules(Propnet *net, const bool *uses_input)
 			if (trigger[r] >= 0)
 			{
 				net->trigger_start[trigger[r] - net->nbase + 1]++;
-				ntriggered++;
+				(*ntriggered)++;
 			}
 		}
 	for (int i = 0; i < net->ninputs; i++)
 		net->trigger_start[i + 1] += net->trigger_start[i];
+	return trigger;
+}
+
+/*
+ * Moves the triggered rules of the move phase's nodes after each node's
+ * own (rule_end) and files them by input.
+ */
+static void
+file_triggered_rules(Propnet *net, const bool *uses_input)
+{
+	int			ntriggered;
+	int32	   *trigger = find_triggers(net, uses_input, &ntriggered);
+	int32	   *rule_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *literal_start = palloc_extended((net->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32),
+										   MCXT_ALLOC_HUGE);
+	int			nrules = 0,
+				nliterals = 0;
+
+	net->rule_end = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
 	net->trigger_rule = palloc(Max(1, ntriggered) * sizeof(int32));
 	net->trigger_head = palloc(Max(1, ntriggered) * sizeof(int32));
 	for (int v = 0; v < net->nnodes; v++)
@@ -408,36 +422,29 @@ propnet_outputs(Grounding *g, const TermId *roles, int nroles)
 	return net;
 }
 
-Propnet *
-propnet_build(Grounding *g, const TermId *roles, int nroles)
+/*
+ * Numbers the nodes: the base and input nodes of layout_inputs, then one
+ * derived node per distinct head of a ground rule; b->node_atom gets the
+ * atom of each.
+ */
+static void
+number_nodes(Builder *b, const TermId *facts, const TermId *roles, int nroles)
 {
+	Grounding  *g = b->g;
 	Program    *p = g->program;
 	TermStore  *ts = g->terms;
+	Propnet    *net = b->net;
 	const Tuples *base = &g->tuples[p->rel_true];
 	const Tuples *inputs = &g->tuples[p->rel_does];
-	Propnet    *net = palloc0(sizeof(Propnet));
-	Builder		b = {.g = g,.net = net};
-	TermId	   *facts;
-	int			nderived = 0;
-	int32	   *layout;
-	int			nrules = 0,
-				nliterals = 0;
-	bool	   *cone,
-			   *done,
-			   *terminal_cone,
-			   *uses_input;
 
-	facts = layout_inputs(net, g, roles, nroles);
-
-	/* derived nodes: the heads of ground rules */
-	map_init(&b.nodes, base->n + inputs->n + g->nrules);
-	b.node_atom = palloc_extended((base->n + inputs->n + g->nrules + 1) * sizeof(TermId), MCXT_ALLOC_HUGE);
+	map_init(&b->nodes, base->n + inputs->n + g->nrules);
+	b->node_atom = palloc_extended((base->n + inputs->n + g->nrules + 1) * sizeof(TermId), MCXT_ALLOC_HUGE);
 	for (int i = 0; i < base->n; i++)
 	{
 		TermId		atom = term_function(ts, p->kw.true_, 1, &facts[i]);
 
-		map_put(&b.nodes, atom, i);
-		b.node_atom[i] = atom;
+		map_put(&b->nodes, atom, i);
+		b->node_atom[i] = atom;
 	}
 	for (int r = 0; r < nroles; r++)
 		for (int i = net->role_inputs[r]; i < net->role_inputs[r + 1]; i++)
@@ -445,48 +452,78 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 			TermId		args[2] = {roles[r], net->input_terms[i]};
 			TermId		atom = term_function(ts, p->kw.does, 2, args);
 
-			map_put(&b.nodes, atom, net->nbase + i);
-			b.node_atom[net->nbase + i] = atom;
+			map_put(&b->nodes, atom, net->nbase + i);
+			b->node_atom[net->nbase + i] = atom;
 		}
 	net->nnodes = net->nbase + net->ninputs;
 	for (int r = 0; r < g->nrules; r++)
-		if (map_get(&b.nodes, g->rules[r].head) < 0)
+		if (map_get(&b->nodes, g->rules[r].head) < 0)
 		{
-			map_put(&b.nodes, g->rules[r].head, net->nnodes);
-			b.node_atom[net->nnodes++] = g->rules[r].head;
-			nderived++;
+			map_put(&b->nodes, g->rules[r].head, net->nnodes);
+			b->node_atom[net->nnodes++] = g->rules[r].head;
 		}
-	b.first_rule = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
-	memset(b.first_rule, 0xff, net->nnodes * sizeof(int32));
-	b.next_rule = palloc_extended(Max(1, g->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+}
+
+/* Lists the ground rules of each node (first_rule, next_rule), in rule order. */
+static void
+list_rules_by_head(Builder *b)
+{
+	Grounding  *g = b->g;
+	int			nnodes = b->net->nnodes;
+
+	b->first_rule = palloc_extended(nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(b->first_rule, 0xff, nnodes * sizeof(int32));
+	b->next_rule = palloc_extended(Max(1, g->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
 	for (int r = g->nrules - 1; r >= 0; r--)
 	{
-		int32		head = map_get(&b.nodes, g->rules[r].head);
+		int32		head = map_get(&b->nodes, g->rules[r].head);
 
-		b.next_rule[r] = b.first_rule[head];
-		b.first_rule[head] = r;
+		b->next_rule[r] = b->first_rule[head];
+		b->first_rule[head] = r;
 	}
+}
 
-	/* evaluation order */
-	b.index = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
-	b.low = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
-	b.on_stack = palloc_extended(net->nnodes * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	b.stack = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
-	b.order = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
-	b.group_of = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+/*
+ * The evaluation order of the derived nodes (b->order), dependencies first,
+ * with the cycles among them as groups (Tarjan's strongly connected
+ * components, visit).
+ */
+static void
+order_nodes(Builder *b)
+{
+	Propnet    *net = b->net;
+
+	b->index = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	b->low = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	b->on_stack = palloc_extended(net->nnodes * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	b->stack = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	b->order = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	b->group_of = palloc_extended(net->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
 	for (int v = 0; v < net->nnodes; v++)
 	{
-		b.index[v] = -1;
-		b.group_of[v] = -1;
+		b->index[v] = -1;
+		b->group_of[v] = -1;
 	}
 	for (int v = net->nbase + net->ninputs; v < net->nnodes; v++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (b.index[v] < 0)
-			visit(&b, v);
+		if (b->index[v] < 0)
+			visit(b, v);
 	}
+}
 
-	/* lay the rules out by node, and the cycle groups */
+/*
+ * Lays the rules out by node (rule_start, literal_start, literals), leaving
+ * out the rules that can never hold.
+ */
+static void
+lay_out_rules(Builder *b)
+{
+	Grounding  *g = b->g;
+	Propnet    *net = b->net;
+	int			nrules = 0,
+				nliterals = 0;
+
 	net->rule_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	net->literal_start = palloc_extended((g->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	net->literals = palloc_extended(Max(1, g->nliterals) * sizeof(int32), MCXT_ALLOC_HUGE);
@@ -494,11 +531,11 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	{
 		CHECK_FOR_INTERRUPTS();
 		net->rule_start[v] = nrules;
-		for (int r = b.first_rule[v]; r >= 0; r = b.next_rule[r])
+		for (int r = b->first_rule[v]; r >= 0; r = b->next_rule[r])
 		{
 			int			n;
 
-			if (!rule_literals(&b, &g->rules[r], net->literals + nliterals, &n))
+			if (!rule_literals(b, &g->rules[r], net->literals + nliterals, &n))
 				continue;
 			net->literal_start[nrules++] = nliterals;
 			nliterals += n;
@@ -507,21 +544,39 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	net->rule_start[net->nnodes] = nrules;
 	net->literal_start[nrules] = nliterals;
 	net->nrules = nrules;
-	net->ngroups = b.ngroups;
-	net->group_start = palloc((b.ngroups + 1) * sizeof(int32));
-	net->group_nodes = palloc(Max(1, nderived) * sizeof(int32));
-	layout = palloc0((b.ngroups + 1) * sizeof(int32));
-	for (int v = 0; v < net->nnodes; v++)
-		if (b.group_of[v] >= 0)
-			layout[b.group_of[v] + 1]++;
-	for (int k = 0; k < b.ngroups; k++)
-		layout[k + 1] += layout[k];
-	memcpy(net->group_start, layout, (b.ngroups + 1) * sizeof(int32));
-	for (int v = 0; v < net->nnodes; v++)
-		if (b.group_of[v] >= 0)
-			net->group_nodes[layout[b.group_of[v]]++] = v;
+}
 
-	/* outputs */
+/* Lays the cycle groups out (group_start, group_nodes), each group's nodes in node order. */
+static void
+lay_out_groups(Builder *b)
+{
+	Propnet    *net = b->net;
+	int			nderived = net->nnodes - (net->nbase + net->ninputs);
+	int32	   *layout;
+
+	net->ngroups = b->ngroups;
+	net->group_start = palloc((b->ngroups + 1) * sizeof(int32));
+	net->group_nodes = palloc(Max(1, nderived) * sizeof(int32));
+	layout = palloc0((b->ngroups + 1) * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+		if (b->group_of[v] >= 0)
+			layout[b->group_of[v] + 1]++;
+	for (int k = 0; k < b->ngroups; k++)
+		layout[k + 1] += layout[k];
+	memcpy(net->group_start, layout, (b->ngroups + 1) * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+		if (b->group_of[v] >= 0)
+			net->group_nodes[layout[b->group_of[v]]++] = v;
+}
+
+/* The nodes of legal, next and terminal: -1 where no rule derives them. */
+static void
+find_outputs(Builder *b, const TermId *roles, int nroles)
+{
+	Program    *p = b->g->program;
+	TermStore  *ts = b->g->terms;
+	Propnet    *net = b->net;
+
 	net->input_legal = palloc(Max(1, net->ninputs) * sizeof(int32));
 	for (int r = 0; r < nroles; r++)
 		for (int i = net->role_inputs[r]; i < net->role_inputs[r + 1]; i++)
@@ -529,20 +584,33 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 			TermId		args[2] = {roles[r], net->input_terms[i]};
 			TermId		atom = term_function_lookup(ts, p->kw.legal, 2, args);
 
-			net->input_legal[i] = atom == NO_TERM ? -1 : map_get(&b.nodes, atom);
+			net->input_legal[i] = atom == NO_TERM ? -1 : map_get(&b->nodes, atom);
 		}
 	net->base_next = palloc(Max(1, net->nbase) * sizeof(int32));
 	for (int i = 0; i < net->nbase; i++)
 	{
 		TermId		atom = term_function_lookup(ts, p->kw.next, 1, &net->base_terms[i]);
 
-		net->base_next[i] = atom == NO_TERM ? -1 : map_get(&b.nodes, atom);
+		net->base_next[i] = atom == NO_TERM ? -1 : map_get(&b->nodes, atom);
 	}
-	net->terminal = map_get(&b.nodes, term_symbol(ts, p->kw.terminal));
-	net->goals = palloc(Max(1, g->tuples[p->rel_goal].n) * sizeof(NetGoal));
+	net->terminal = map_get(&b->nodes, term_symbol(ts, p->kw.terminal));
+}
+
+/*
+ * The goal nodes: derived (goal role value) of a role of the game, whose
+ * value must be a number from 0 to 100.
+ */
+static void
+find_goals(Builder *b, const TermId *roles, int nroles)
+{
+	Program    *p = b->g->program;
+	TermStore  *ts = b->g->terms;
+	Propnet    *net = b->net;
+
+	net->goals = palloc(Max(1, b->g->tuples[p->rel_goal].n) * sizeof(NetGoal));
 	for (int v = net->nbase + net->ninputs; v < net->nnodes; v++)
 	{
-		TermId		atom = b.node_atom[v];
+		TermId		atom = b->node_atom[v];
 		const TermNode *n = term_node(ts, atom);
 		NetGoal    *goal;
 		int32		value;
@@ -563,19 +631,28 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
 					 errmsg("game \"%s\": the goal %s is not a number from 0 to 100",
-							game_name(&b), term_text(ts, atom))));
+							game_name(b), term_text(ts, atom))));
 		goal->value = value;
 		goal->node = v;
 		net->ngoals++;
 	}
+}
 
-	/* phases */
-	uses_input = new_flags(net);
+/*
+ * The nodes whose value depends on the move: the inputs, and each step
+ * (a cycle group as a whole) with a rule that reads one of them.
+ */
+static bool *
+mark_input_users(const Builder *b)
+{
+	const Propnet *net = b->net;
+	bool	   *uses_input = new_flags(net);
+
 	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
 		uses_input[i] = true;
-	for (int s = 0; s < b.norder; s++)
+	for (int s = 0; s < b->norder; s++)
 	{
-		int32		step = b.order[s];
+		int32		step = b->order[s];
 		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
 		int			last = step >= 0 ? 1 : net->group_start[-step];
 		bool		any = false;
@@ -592,13 +669,29 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 		for (int k = first; k < last; k++)
 			uses_input[step >= 0 ? step : net->group_nodes[k]] = any;
 	}
-	done = new_flags(net);
+	return uses_input;
+}
+
+/*
+ * The steps of each phase: the cone of the nodes its outputs depend on,
+ * less what a phase run before it on the same state has computed (legal
+ * after terminal, goal after terminal alone, the state's part of next
+ * after both), with the part of next's cone that depends on the move
+ * apart (PHASE_MOVE).
+ */
+static void
+make_phases(Builder *b, const bool *uses_input)
+{
+	Propnet    *net = b->net;
+	bool	   *done = new_flags(net);
+	bool	   *cone,
+			   *terminal_cone;
 
 	cone = new_flags(net);
 	if (net->terminal >= 0)
 		cone[net->terminal] = true;
-	close_cone(net, &b, cone);
-	make_phase(net, &b, PHASE_TERMINAL, cone, NULL, uses_input, -1);
+	close_cone(net, b, cone);
+	make_phase(net, b, PHASE_TERMINAL, cone, NULL, uses_input, -1);
 	memcpy(done, cone, net->nnodes * sizeof(bool));
 	terminal_cone = cone;
 
@@ -606,8 +699,8 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	for (int i = 0; i < net->ninputs; i++)
 		if (net->input_legal[i] >= 0)
 			cone[net->input_legal[i]] = true;
-	close_cone(net, &b, cone);
-	make_phase(net, &b, PHASE_LEGAL, cone, done, uses_input, -1);
+	close_cone(net, b, cone);
+	make_phase(net, b, PHASE_LEGAL, cone, done, uses_input, -1);
 	for (int v = 0; v < net->nnodes; v++)
 		done[v] |= cone[v];
 
@@ -615,16 +708,36 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	cone = new_flags(net);
 	for (int i = 0; i < net->ngoals; i++)
 		cone[net->goals[i].node] = true;
-	close_cone(net, &b, cone);
-	make_phase(net, &b, PHASE_GOAL, cone, terminal_cone, uses_input, -1);
+	close_cone(net, b, cone);
+	make_phase(net, b, PHASE_GOAL, cone, terminal_cone, uses_input, -1);
 
 	cone = new_flags(net);
 	for (int i = 0; i < net->nbase; i++)
 		if (net->base_next[i] >= 0)
 			cone[net->base_next[i]] = true;
-	close_cone(net, &b, cone);
-	make_phase(net, &b, PHASE_STATE, cone, done, uses_input, 0);
-	make_phase(net, &b, PHASE_MOVE, cone, NULL, uses_input, 1);
+	close_cone(net, b, cone);
+	make_phase(net, b, PHASE_STATE, cone, done, uses_input, 0);
+	make_phase(net, b, PHASE_MOVE, cone, NULL, uses_input, 1);
+}
+
+/* The phases of building: each one reads what the ones before it made. */
+Propnet *
+propnet_build(Grounding *g, const TermId *roles, int nroles)
+{
+	Propnet    *net = palloc0(sizeof(Propnet));
+	Builder		b = {.g = g,.net = net};
+	TermId	   *facts = layout_inputs(net, g, roles, nroles);
+	bool	   *uses_input;
+
+	number_nodes(&b, facts, roles, nroles);
+	list_rules_by_head(&b);
+	order_nodes(&b);
+	lay_out_rules(&b);
+	lay_out_groups(&b);
+	find_outputs(&b, roles, nroles);
+	find_goals(&b, roles, nroles);
+	uses_input = mark_input_users(&b);
+	make_phases(&b, uses_input);
 	file_triggered_rules(net, uses_input);
 	return net;
 }

@@ -1,6 +1,6 @@
 /*
  * connect4.h: connect four's position, shared by the rules (connect4.c) and
- * the exact solver (connect4_solve.c).
+ * the exact solver (solve.c).
  *
  * One bitboard per colour, bit 7 * column + row, with row 6 of every column
  * left empty so that shifting by 1, 6, 7 and 8 finds lines without wrapping.

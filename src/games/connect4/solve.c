@@ -1,5 +1,5 @@
 /*
- * connect4_solve.c: connect four's exact solver, the game's solve hook
+ * solve.c: connect four's exact solver, the game's solve hook
  * (game.h), for search to value the root's moves exactly where it can.
  *
  * The solver of Pascal Pons's description.  Negamax over scores that count
@@ -21,7 +21,7 @@
  */
 #include "postgres.h"
 
-#include "games/connect4.h"
+#include "connect4.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"

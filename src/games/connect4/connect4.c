@@ -10,7 +10,7 @@
  */
 #include "postgres.h"
 
-#include "games/connect4.h"
+#include "connect4.h"
 #include "games/placement.h"
 #include "port/pg_bitutils.h"
 
