@@ -7,7 +7,7 @@
 -- fraction of a second, the hardest about two on a 2-core machine, so 10
 -- seconds leave room on slower ones.
 --
--- Then the solver itself (src/games/connect4_solve.c): a 10-ply position
+-- Then the solver itself (src/games/connect4/solve.c): a 10-ply position
 -- only one move wins, which it proves within the time of a quick bestmove,
 -- with its whole principal line; and agreement with tools/c4solve's exact
 -- scores (test/data/connect4_exact.tsv) on positions after 8 to 20 plies.
