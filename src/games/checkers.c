@@ -24,6 +24,7 @@
 
 #include "core/game.h"
 #include "core/jsonfacts.h"
+#include "core/notation.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
@@ -652,6 +653,51 @@ ck_notation(const Game *game, const GameState *state, GameMove move)
 	return move_pdn(move);
 }
 
+/* The short form of ["move", 11, 15] and ["jump", 22, 15, 8] needs no position: 11-15, 22x15x8. */
+static char *
+ck_format_action(const Game *game, const JsonbValue *action)
+{
+	char	   *step = gt_action_arguments(action, "move", 2, 2, jbvNumeric, "-");
+
+	return step ? step : gt_action_arguments(action, "jump", 2, 32, jbvNumeric, "x");
+}
+
+/*
+ * PDN with blanks allowed around the squares and X for x (11-15, 22x15x8,
+ * the short 22x8), written as ck_parse_action reads it: "22x15x8".
+ */
+static char *
+ck_read_action(const Game *game, const char *text)
+{
+	const char *p = text;
+	long		squares[16];
+	char		separator = 0;
+	int			n = 0;
+	StringInfoData json;
+
+	while (n < 16 && gt_read_number(&p, &squares[n]))
+	{
+		if (squares[n] < 1 || squares[n] > 32)
+			return NULL;
+		n++;
+		p = gt_skip_blanks(p);
+		if (*p == '\0')
+			break;
+		if ((*p != '-' && *p != 'x' && *p != 'X') || (separator && (*p == '-') != (separator == '-')))
+			return NULL;
+		separator = *p == '-' ? '-' : 'x';
+		p++;
+	}
+	if (*p != '\0' || n < 2 || (separator == '-' && n != 2))
+		return NULL;
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '"');
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&json, "%s%ld", i > 0 ? (separator == '-' ? "-" : "x") : "", squares[i]);
+	appendStringInfoChar(&json, '"');
+	return json.data;
+}
+
 static void
 illegal_action(const char *action, const char *problem)
 {
@@ -1076,6 +1122,9 @@ const Game	checkers_game = {
 	.encode_action = ck_encode_action,
 	.parse_action = ck_parse_action,
 	.notation = ck_notation,
+	.format_action = ck_format_action,
+	.read_action = ck_read_action,
+	.action_syntax = "a move in PDN notation, such as 11-15 or 22x15x8",
 	.board = ck_board,
 	.from_fen = ck_from_fen,
 	.to_fen = ck_to_fen,

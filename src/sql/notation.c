@@ -1,0 +1,69 @@
+/*
+ * notation.c: the SQL functions short_notation, parse_move and centipawns,
+ * moves and values as clients write them (core/notation.h, and the games'
+ * format_action, read_action and centipawns hooks).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "core/notation.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+/* short_notation(game, move): a move without its position, "e2e4", "11-15". */
+PG_FUNCTION_INFO_V1(gametree_short_notation);
+Datum
+gametree_short_notation(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+
+	PG_RETURN_TEXT_P(cstring_to_text(gt_short_notation(game, PG_GETARG_JSONB_P(1))));
+}
+
+/*
+ * parse_move(game, input): (move, expected); move is the JSON that next()
+ * takes, NULL when input is not in the game's short form.
+ */
+PG_FUNCTION_INFO_V1(gametree_parse_move);
+Datum
+gametree_parse_move(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	char	   *input = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	const char *expected;
+	char	   *move = gt_read_notation(game, input, &expected);
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {move == NULL, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "gametree: parse_move must return a row");
+	values[0] = move ? DirectFunctionCall1(jsonb_in, CStringGetDatum(move)) : (Datum) 0;
+	values[1] = CStringGetTextDatum(expected);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/* centipawns(game, utility): the evaluation behind a utility of the role to move. */
+PG_FUNCTION_INFO_V1(gametree_centipawns);
+Datum
+gametree_centipawns(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+	double		utility = PG_GETARG_FLOAT8(1);
+
+	if (game->centipawns == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("game \"%s\" has no evaluation in centipawns", game->name),
+				 errhint("Chess has one; other games' utilities are their own measure.")));
+	if (isnan(utility))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the utility must be a number, not NaN"),
+				 errhint("Utilities go from %d to %d, as analyse's utility column gives them.",
+						 GT_GOAL_MIN, GT_GOAL_MAX)));
+	PG_RETURN_FLOAT8(game->centipawns(game, utility));
+}
