@@ -32,16 +32,16 @@ SELECT is(gametree.short_notation('tictactoe', '[["does", "xplayer", ["mark", 1,
 SELECT is(gametree.short_notation('tictactoe', '{"b": [1, {"a": null}], "a": true}'), '{"a":true,"b":[1,{"a":null}]}',
           'any JSON at all: objects too, never an error');
 
-SELECT is(gametree.parse_move('chess', 'E2E7Q'), ROW('"e2e7q"'::jsonb, 'a move in SAN or UCI, such as Nf3, exd5, O-O, e8=Q or e2e4'),
+SELECT is(gametree.parse_move('chess', 'E2E7Q'), ROW('"e2e7q"'::jsonb, 'a move in SAN or UCI, such as Nf3, exd5, O-O, e8=Q or e2e4'::text),
           'chess: UCI in upper case, lowered (legal or not: next() decides)');
 SELECT is((gametree.parse_move('chess', 'Qxf7#')).move, '"Qxf7#"', 'chess: SAN as a string next() reads');
 SELECT is((gametree.parse_move('chess', 'Qxf7;')).move, NULL, 'chess: not SAN: no move');
 SELECT is((gametree.parse_move('checkers', ' 22 X 15x 8 ')).move, '"22x15x8"', 'checkers: PDN with blanks and X, normalised');
 SELECT is((gametree.parse_move('checkers', '11-15x18')).move, NULL, 'checkers: steps and jumps mixed: no move');
 SELECT is((gametree.parse_move('checkers', '33-29')).move, NULL, 'checkers: a square off the board: no move');
-SELECT is(gametree.parse_move('tictactoe', '1 1 9'), ROW(NULL::jsonb, 'a row and a column, such as 2 2 or 2,2'),
+SELECT is(gametree.parse_move('tictactoe', '1 1 9'), ROW(NULL::jsonb, 'a row and a column, such as 2 2 or 2,2'::text),
           'tic-tac-toe: three numbers: no move, and what is expected');
-SELECT is(gametree.parse_move('connect4', '9'), ROW('["drop", 9]'::jsonb, 'a column from 1 to 7'),
+SELECT is(gametree.parse_move('connect4', '9'), ROW('["drop", 9]'::jsonb, 'a column from 1 to 7'::text),
           'connect four: any column is read; next() tells the illegal ones');
 
 SELECT is(ARRAY[round(gametree.centipawns('chess', 50)::numeric, 6), round(gametree.centipawns('chess', 100 / (1 + 10 ^ (-1.5)))::numeric, 6),

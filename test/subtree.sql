@@ -7,7 +7,8 @@ SELECT plan(9);
 \ir helpers.psql
 
 SELECT gametree.create_tree('sub', 'tictactoe');
-SELECT gametree.grow_step('sub', 1000, 3);
+-- a step expands one depth: the root, then its children, then theirs
+SELECT count(gametree.grow_step('sub', 1000, 3)) FROM generate_series(1, 3);
 CREATE TEMP TABLE root AS SELECT root_id AS id FROM gametree.tree_info('sub');
 
 SELECT is((SELECT count(*) FROM gametree.subtree('sub', (SELECT id FROM root), 0)), 1::bigint,
