@@ -73,16 +73,6 @@ append_compact_json(StringInfo out, const JsonbValue *value)
 	}
 }
 
-/* Element i of an array value, or NULL when value is no array or too short. */
-static JsonbValue *
-array_element(const JsonbValue *value, int i)
-{
-	if (value->type != jbvBinary || !JsonContainerIsArray(value->val.binary.data) ||
-		JsonContainerIsScalar(value->val.binary.data))
-		return NULL;
-	return getIthJsonbValueFromContainer(value->val.binary.data, i);
-}
-
 /*
  * The action of the one role of a joint move [[_, role, action], ...] that
  * does not "noop"; NULL when none or several do, or when move is no joint
@@ -101,9 +91,9 @@ mover_action(const JsonbValue *move)
 	n = JsonContainerSize(move->val.binary.data);
 	for (int i = 0; i < n; i++)
 	{
-		JsonbValue *does = array_element(move, i);
-		JsonbValue *role = does ? array_element(does, 1) : NULL;
-		JsonbValue *action = does ? array_element(does, 2) : NULL;
+		JsonbValue *does = gt_array_element(move, i);
+		JsonbValue *role = does ? gt_array_element(does, 1) : NULL;
+		JsonbValue *action = does ? gt_array_element(does, 2) : NULL;
 
 		if (action == NULL || role == NULL || role->type != jbvString ||
 			JsonContainerSize(does->val.binary.data) != 3)
@@ -128,7 +118,7 @@ gt_short_notation(const Game *game, Jsonb *move)
 	whole.type = jbvBinary;
 	whole.val.binary.data = &move->root;
 	whole.val.binary.len = VARSIZE(move) - VARHDRSZ;
-	first = array_element(&whole, 0);
+	first = gt_array_element(&whole, 0);
 	if (first != NULL && first->type == jbvBinary && JsonContainerIsArray(first->val.binary.data))
 		action = mover_action(&whole);	/* a joint move: NULL when it has no one mover */
 	else if (JB_ROOT_IS_SCALAR(move))
@@ -161,89 +151,4 @@ gt_read_notation(const Game *game, const char *text, const char **expected)
 	}
 	*expected = game->action_syntax;
 	return game->read_action(game, text);
-}
-
-char *
-gt_action_arguments(const JsonbValue *action, const char *name, int min_args, int max_args,
-					enum jbvType type, const char *separator)
-{
-	JsonbValue *head = array_element(action, 0);
-	StringInfoData out;
-	int			n;
-
-	if (head == NULL || head->type != jbvString || strlen(name) != head->val.string.len ||
-		strncmp(head->val.string.val, name, head->val.string.len) != 0)
-		return NULL;
-	n = JsonContainerSize(action->val.binary.data) - 1;
-	if (n < min_args || n > max_args)
-		return NULL;
-	initStringInfo(&out);
-	for (int i = 1; i <= n; i++)
-	{
-		JsonbValue *arg = array_element(action, i);
-
-		if (arg->type != type)
-			return NULL;
-		if (i > 1)
-			appendStringInfoString(&out, separator);
-		if (type == jbvString)
-			appendBinaryStringInfo(&out, arg->val.string.val, arg->val.string.len);
-		else if (type == jbvNumeric)
-		{
-			char	   *digits = DatumGetCString(DirectFunctionCall1(numeric_out,
-																	 NumericGetDatum(arg->val.numeric)));
-
-			if (strchr(digits, '.') != NULL || strchr(digits, 'N') != NULL)
-				return NULL;	/* 1.5 or NaN: no square, no column */
-			appendStringInfoString(&out, digits);
-		}
-		else
-			return NULL;
-	}
-	return out.data;
-}
-
-const char *
-gt_skip_blanks(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-bool
-gt_read_number(const char **p, long *value)
-{
-	const char *q = gt_skip_blanks(*p);
-	long		n = 0;
-	int			digits = 0;
-
-	while (*q >= '0' && *q <= '9' && digits < 6)
-	{
-		n = n * 10 + (*q++ - '0');
-		digits++;
-	}
-	if (digits == 0 || (*q >= '0' && *q <= '9'))
-		return false;
-	*p = q;
-	*value = n;
-	return true;
-}
-
-int
-gt_read_numbers(const char *text, long *values, int max)
-{
-	const char *p = text;
-	int			n = 0;
-
-	while (n < max && gt_read_number(&p, &values[n]))
-	{
-		n++;
-		p = gt_skip_blanks(p);
-		if (*p == ',')
-			p++;
-		else if (*p == '\0')
-			break;
-	}
-	return *gt_skip_blanks(p) == '\0' ? n : -1;
 }

@@ -27,6 +27,11 @@ extern char *gt_short_notation(const Game *game, Jsonb *move);
  */
 extern char *gt_read_notation(const Game *game, const char *text, const char **expected);
 
+/* The pieces of the hooks (action_text.c, which the decoder fuzzer links too). */
+
+/* Element i of an array value, or NULL when value is no array or too short (action_text.c). */
+extern JsonbValue *gt_array_element(const JsonbValue *value, int i);
+
 /*
  * For format_action: when action is [name, arg...] with min_args to
  * max_args arguments, each of type (jbvString or jbvNumeric, numbers whole),

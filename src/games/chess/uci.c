@@ -30,7 +30,7 @@ chess_read_action(const Game *game, const char *text)
 	if (len == 4 || len == 5)
 	{
 		for (size_t i = 0; i < len; i++)
-			move[i] = pg_ascii_tolower((unsigned char) text[i]);
+			move[i] = (char) (text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
 		move[len] = '\0';
 		if (move[0] >= 'a' && move[0] <= 'h' && move[1] >= '1' && move[1] <= '8' &&
 			move[2] >= 'a' && move[2] <= 'h' && move[3] >= '1' && move[3] <= '8' &&
