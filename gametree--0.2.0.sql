@@ -86,6 +86,26 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.notation(text, jsonb, jsonb) IS
 'A line of moves from state (a JSON array, each move in any form next() takes, such as analyse''s pv) in the game''s notation, separated by blanks: SAN for chess (e4 e5 Nf3), PDN for checkers (11-15), the column for connect four, row,column for tic-tac-toe, the action as JSON for games from GDL';
 
+CREATE FUNCTION @extschema@.short_notation(game text, move jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_short_notation'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.short_notation(text, jsonb) IS
+'A move (a joint move or an action) without its position, as clients print it: UCI for chess (e2e4), PDN for checkers (11-15), the column for connect four, row,column for tic-tac-toe; the mover''s action (or the joint move, when several roles move) as JSON without blanks otherwise';
+
+CREATE FUNCTION @extschema@.parse_move(game text, input text, OUT move jsonb, OUT expected text)
+AS 'MODULE_PATHNAME', 'gametree_parse_move'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.parse_move(text, text) IS
+'A move typed as players write it (SAN or UCI for chess, PDN for checkers, the column, row and column) as JSON that next() takes, NULL when input is not written so; expected says what the game reads';
+
+CREATE FUNCTION @extschema@.centipawns(game text, utility double precision)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'gametree_centipawns'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.centipawns(text, double precision) IS
+'The evaluation behind a utility of the role to move, in the game''s own unit (chess: centipawns, the inverse of its heuristic''s curve, held within 0.01 and 99.99)';
+
 CREATE FUNCTION @extschema@.state_hash(game text, state jsonb)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_state_hash'
@@ -361,3 +381,11 @@ AS 'MODULE_PATHNAME', 'gametree_principal_variation'
 LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION @extschema@.principal_variation(text, bigint) IS
 'The expected line of play from a state: each row a state, its value and the move its role in control chooses';
+
+CREATE FUNCTION @extschema@.subtree(tree text, state_id bigint, plies integer)
+RETURNS TABLE (id bigint, ply integer, depth integer, state jsonb, expanded boolean, terminal boolean,
+               control text, utility jsonb, mobility jsonb, proven boolean, moves jsonb)
+AS 'MODULE_PATHNAME', 'gametree_subtree'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION @extschema@.subtree(text, bigint, integer) IS
+'The states within plies of a state (no rows when it is not in the tree), nearest first, each with its edges as a JSON array of {to, move, utility, proven, visits, best} in move order when it is nearer than plies';

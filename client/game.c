@@ -1,10 +1,9 @@
 /*
- * game.c: a game's roles (gametree.games) and a tree's tables.
+ * game.c: a game's roles (gametree.games) and a tree (gametree.tree_info).
  *
  * The tree functions find a tree along search_path; tree_info says where
- * that is, and the client reads the tables there directly (show, and
- * whether a position is one of the tree's states).  Their names go into the
- * SQL quoted by PQescapeIdentifier: identifiers cannot be parameters.
+ * that is and which game it is of.  The client reads no tree table itself:
+ * it asks the tree functions (gametree.subtree), by the name it was given.
  */
 #include "game.h"
 
@@ -60,26 +59,6 @@ game_free(Game *game)
 	memset(game, 0, sizeof *game);
 }
 
-/* schema.name<suffix>, each part quoted as an identifier */
-static char *
-table_name(PGconn *conn, const char *schema, const char *name, const char *suffix)
-{
-	StrBuf		sb;
-	char	   *s,
-			   *t;
-
-	sb_init(&sb);
-	sb_printf(&sb, "%s%s", name, suffix);
-	s = PQescapeIdentifier(conn, schema, strlen(schema));
-	t = PQescapeIdentifier(conn, sb.data, sb.len);
-	sb_reset(&sb);
-	if (s && t)
-		sb_printf(&sb, "%s.%s", s, t);
-	PQfreemem(s);
-	PQfreemem(t);
-	return sb.data;
-}
-
 bool
 tree_load(PGconn *conn, const char *tree, TreeRef *ref)
 {
@@ -90,14 +69,12 @@ tree_load(PGconn *conn, const char *tree, TreeRef *ref)
 	memset(ref, 0, sizeof *ref);
 	if (!res)
 		return false;
+	ref->given = xstrdup(tree);
 	ref->schema = xstrdup(PQgetvalue(res, 0, 0));
 	ref->name = xstrdup(PQgetvalue(res, 0, 1));
 	ref->game = xstrdup(PQgetvalue(res, 0, 2));
 	ref->root_id = xstrdup(PQgetvalue(res, 0, 3));
 	PQclear(res);
-	ref->states = table_name(conn, ref->schema, ref->name, "_states");
-	ref->moves = table_name(conn, ref->schema, ref->name, "_moves");
-	ref->graph = table_name(conn, ref->schema, ref->name, "_graph");
 	return true;
 }
 
@@ -105,16 +82,13 @@ tree_load(PGconn *conn, const char *tree, TreeRef *ref)
 int
 tree_has_state(PGconn *conn, const TreeRef *ref, const char *state)
 {
-	const char *params[2] = {ref->game, state};
-	StrBuf		sql;
+	const char *params[3] = {ref->given, ref->game, state};
 	PGresult   *res;
 	int			has;
 
-	sb_init(&sql);
-	sb_printf(&sql, "SELECT EXISTS (SELECT FROM %s WHERE id = gametree.state_hash($1, $2::jsonb))",
-			  ref->states);
-	res = db_query(conn, sql.data, 2, params);
-	sb_free(&sql);
+	/* the subtree of no plies: the state alone, when the tree has it */
+	res = db_query(conn, "SELECT EXISTS (SELECT FROM gametree.subtree($1, gametree.state_hash($2, $3::jsonb), 0))",
+				   3, params);
 	if (!res)
 		return -1;
 	has = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
@@ -129,8 +103,6 @@ tree_free(TreeRef *ref)
 	free(ref->name);
 	free(ref->game);
 	free(ref->root_id);
-	free(ref->states);
-	free(ref->moves);
-	free(ref->graph);
+	free(ref->given);
 	memset(ref, 0, sizeof *ref);
 }

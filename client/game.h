@@ -1,6 +1,6 @@
 /*
  * game.h: what play, show and uci need to know about a game and a tree:
- * the game's roles, and a tree's tables as quoted names.
+ * the game's roles, and where the tree is.
  */
 #ifndef GT_GAME_H
 #define GT_GAME_H
@@ -21,13 +21,11 @@ void		game_free(Game *game);
 
 typedef struct TreeRef
 {
-	char	   *schema;
+	char	   *given;			/* the name as given, which the tree functions take */
+	char	   *schema;			/* where tree_info found it */
 	char	   *name;
 	char	   *game;
 	char	   *root_id;
-	char	   *states;			/* schema.name_states, quoted as identifiers */
-	char	   *moves;
-	char	   *graph;
 } TreeRef;
 
 bool		tree_load(PGconn *conn, const char *tree, TreeRef *ref);

@@ -452,8 +452,8 @@ game_loop(Play *play, StrBuf *input)
 	{
 		Position   *pos = current(play);
 		StrBuf		move;
+		StrBuf		expected;
 		const char *line;
-		const char *expected;
 		int			rc;
 
 		if (pos->terminal || pos->control == NULL)
@@ -500,15 +500,17 @@ game_loop(Play *play, StrBuf *input)
 			continue;
 		}
 		sb_init(&move);
-		if (!parse_move(play->game.name, line, &move, &expected))
+		sb_init(&expected);
+		rc = parse_move(play->conn, play->game.name, line, &move, &expected);
+		if (rc == 0)
 		{
-			printf("not a move: \"%s\"; expected %s (moves lists them)\n", line, expected);
+			printf("not a move: \"%s\"; expected %s (moves lists them)\n", line, expected.data);
 			fflush(stdout);
-			sb_free(&move);
-			continue;
 		}
-		rc = play_move(play, move.data);
+		else if (rc > 0)
+			rc = play_move(play, move.data);
 		sb_free(&move);
+		sb_free(&expected);
 		if (rc < 0)
 			return EXIT_FAILED;
 		if (rc > 0)

@@ -32,6 +32,10 @@ search_params(const Args *args, const char *params[7])
 	params[6] = args->opt[OPT_TREE];
 }
 
+/* Columns of the analyse query after analyse's own seven: its move and its line in short notation. */
+#define A_MOVE_NOTATION 7
+#define A_LINE_NOTATION 8
+
 /* A jsonb column as json-c; NULL (JSON null) for SQL NULL. */
 static json_object *
 column_json(const PGresult *res, int row, int col)
@@ -48,14 +52,15 @@ run_best(PGconn *conn, Args *args)
 	StrBuf		out;
 
 	search_params(args, params);
-	if (!(res = db_query(conn, "SELECT gametree.bestmove(" SEARCH_ARGS ")", 7, params)))
+	if (!(res = db_query(conn, "SELECT m, " SHORT_NOTATION_SQL("$1", "m") " FROM "
+						 "(SELECT gametree.bestmove(" SEARCH_ARGS ") AS m OFFSET 0) b", 7, params)))
 		return EXIT_FAILED;
 	move = column_json(res, 0, 0);
 	sb_init(&out);
 	if (args->opt[OPT_JSON])
 		sb_append(&out, json_object_to_json_string_ext(move, JSON_OUT));
 	else
-		move_notation(args->arg[0], move, &out);
+		sb_append(&out, PQgetvalue(res, 0, 1));
 	printf("%s\n", out.data);
 	sb_free(&out);
 	json_object_put(move);
@@ -90,18 +95,14 @@ print_analysis_json(const PGresult *res)
 
 /* One row of analyse for people: the role to move's utility, the line in short notation. */
 static void
-add_analysis_row(Table *table, const char *game, const PGresult *res, int row)
+add_analysis_row(Table *table, const PGresult *res, int row)
 {
 	json_object *move = column_json(res, row, 0);
 	json_object *utility = column_json(res, row, 1);
-	json_object *pv = column_json(res, row, 6);
 	json_object *value = NULL;
 	const char *role = NULL;
-	StrBuf		cell;
 
-	sb_init(&cell);
-	move_notation(game, move, &cell);
-	table_cell(table, cell.data);
+	table_cell(table, PQgetvalue(res, row, A_MOVE_NOTATION));
 	if (move_action(move, &role) && role)
 		json_object_object_get_ex(utility, role, &value);
 	/* json-c writes a number parsed from text as that text: 53.59 stays 53.59 */
@@ -109,18 +110,9 @@ add_analysis_row(Table *table, const char *game, const PGresult *res, int row)
 	table_cell(table, strcmp(PQgetvalue(res, row, 2), "t") == 0 ? "yes" : "no");
 	table_cell(table, PQgetisnull(res, row, 4) ? "-" : PQgetvalue(res, row, 4));
 	table_cell(table, PQgetisnull(res, row, 5) ? "-" : PQgetvalue(res, row, 5));
-	sb_reset(&cell);
-	for (size_t i = 0; json_object_is_type(pv, json_type_array) && i < json_object_array_length(pv); i++)
-	{
-		if (i > 0)
-			sb_append(&cell, " ");
-		move_notation(game, json_object_array_get_idx(pv, i), &cell);
-	}
-	table_cell(table, cell.data);
-	sb_free(&cell);
+	table_cell(table, PQgetvalue(res, row, A_LINE_NOTATION));
 	json_object_put(move);
 	json_object_put(utility);
-	json_object_put(pv);
 }
 
 static int
@@ -132,7 +124,8 @@ run_analyse(PGconn *conn, Args *args)
 	Table	   *table;
 
 	search_params(args, params);
-	if (!(res = db_query(conn, "SELECT move, utility, proven, mobility, visits, depth, pv "
+	if (!(res = db_query(conn, "SELECT move, utility, proven, mobility, visits, depth, pv, "
+						 SHORT_NOTATION_SQL("$1", "move") ", " LINE_NOTATION_SQL("$1", "pv") " "
 						 "FROM gametree.analyse(" SEARCH_ARGS ")", 7, params)))
 		return EXIT_FAILED;
 	if (args->opt[OPT_JSON])
@@ -141,7 +134,7 @@ run_analyse(PGconn *conn, Args *args)
 	{
 		table = table_new(6, headers, "lrlrrl");
 		for (int row = 0; row < PQntuples(res); row++)
-			add_analysis_row(table, args->arg[0], res, row);
+			add_analysis_row(table, res, row);
 		table_print(table, stdout);
 		table_free(table);
 	}

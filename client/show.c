@@ -1,12 +1,13 @@
 /*
  * show.c: the command show, the explored part of a tree as a picture.
  *
- * The subgraph is what a breadth-first walk along the stored edges reaches
- * from the root (or --root) in at most --depth plies: every state within
- * that distance, and every edge out of a state nearer than it.  Both are
- * read in one snapshot (a read-only repeatable read transaction), so a grow
- * running meanwhile cannot leave an edge without its node.  Out come
- * Graphviz DOT (for `dot -Tsvg`) or JSON.
+ * The subgraph is what gametree.subtree gives, a breadth-first walk along
+ * the stored edges from the root (or --root) of at most --depth plies:
+ * every state within that distance, and every edge out of a state nearer
+ * than it; the client reads no table itself.  Nodes and edges are read in
+ * one snapshot (a read-only repeatable read transaction), so a grow running
+ * meanwhile cannot leave an edge without its node.  Out come Graphviz DOT
+ * (for `dot -Tsvg`) or JSON.
  *
  * In DOT, a node is labelled with a small board for tic-tac-toe and connect
  * four, else with its id and depth; its colour is its proven result: a win
@@ -37,14 +38,6 @@
 #define COLOUR_BEST "#c0392b"	/* the edge of the state's best move */
 #define COLOUR_EDGE "#555555"
 
-/* The walk, as a CTE; %s: the graph table.  $1 the root's id, $2 the plies. */
-#define WALK_SQL \
-	"WITH RECURSIVE walk(id, ply) AS (" \
-	"  SELECT $1::bigint, 0" \
-	"  UNION" \
-	"  SELECT g.next_id, w.ply + 1 FROM walk w JOIN %s g ON g.init_id = w.id WHERE w.ply < $2::integer" \
-	"), reached AS (SELECT id, min(ply) AS ply FROM walk GROUP BY id) "
-
 /* Node columns */
 enum
 {
@@ -54,43 +47,26 @@ enum
 /* Edge columns */
 enum
 {
-	E_FROM, E_TO, E_MOVE, E_UTILITY, E_PROVEN, E_VISITS, E_BEST
+	E_FROM, E_TO, E_MOVE, E_UTILITY, E_PROVEN, E_VISITS, E_BEST, E_NOTATION
 };
 
+/* $1 the tree, $2 the root's id, $3 the plies; nearest first, as subtree gives them */
 static PGresult *
-read_nodes(PGconn *conn, const TreeRef *tree, const char *const params[2])
+read_nodes(PGconn *conn, const char *const params[4])
 {
-	StrBuf		sql;
-	PGresult   *res;
-
-	sb_init(&sql);
-	sb_printf(&sql, WALK_SQL
-			  "SELECT r.id, r.ply, s.depth, s.state, s.expanded, s.goal IS NOT NULL, s.control, "
-			  "       s.utility, s.mobility, s.proven "
-			  "FROM reached r JOIN %s s ON s.id = r.id ORDER BY r.ply, r.id",
-			  tree->graph, tree->states);
-	res = db_query(conn, sql.data, 2, params);
-	sb_free(&sql);
-	return res;
+	return db_query(conn, "SELECT id, ply, depth, state, expanded, terminal, control, utility, mobility, proven "
+					"FROM gametree.subtree($1, $2::bigint, $3::integer) ORDER BY ply, id", 3, params);
 }
 
+/* The same, $4 the game: the edges grouped by their state, in subtree's order (of the moves) */
 static PGresult *
-read_edges(PGconn *conn, const TreeRef *tree, const char *const params[2])
+read_edges(PGconn *conn, const char *const params[4])
 {
-	StrBuf		sql;
-	PGresult   *res;
-
-	sb_init(&sql);
-	sb_printf(&sql, WALK_SQL
-			  "SELECT g.init_id, g.next_id, m.move, g.utility, g.proven, g.visits, "
-			  "       coalesce(s.best_move = g.move_id, false) "
-			  "FROM reached r JOIN %s g ON g.init_id = r.id JOIN %s m ON m.id = g.move_id "
-			  "     JOIN %s s ON s.id = g.init_id "
-			  "WHERE r.ply < $2::integer ORDER BY g.init_id, m.move::text",
-			  tree->graph, tree->graph, tree->moves, tree->states);
-	res = db_query(conn, sql.data, 2, params);
-	sb_free(&sql);
-	return res;
+	return db_query(conn, "SELECT s.id, e.edge ->> 'to', e.edge -> 'move', nullif(e.edge -> 'utility', 'null'), "
+					"(e.edge ->> 'proven')::boolean, e.edge ->> 'visits', (e.edge ->> 'best')::boolean, "
+					SHORT_NOTATION_SQL("$4", "e.edge -> 'move'") " "
+					"FROM gametree.subtree($1, $2::bigint, $3::integer) s, "
+					"jsonb_array_elements(s.moves) WITH ORDINALITY e(edge, n) ORDER BY s.id, e.n", 4, params);
 }
 
 /* A jsonb column as json-c; NULL for SQL NULL. */
@@ -342,21 +318,15 @@ print_dot(const Game *game, const TreeRef *tree, const char *root, const char *d
 	{
 		int			row = order->edges[k];
 
-		json_object *move = column_json(edges, row, E_MOVE);
 		double		visits = strtod(PQgetvalue(edges, row, E_VISITS), NULL);
 		bool		best = strcmp(PQgetvalue(edges, row, E_BEST), "t") == 0;
-		StrBuf		label;
 
-		sb_init(&label);
-		move_notation(game->name, move, &label);
 		sb_printf(&out, "  \"s%s\" -> \"s%s\" [label=\"", PQgetvalue(edges, row, E_FROM), PQgetvalue(edges, row, E_TO));
-		dot_escape(&out, label.data);
+		dot_escape(&out, PQgetvalue(edges, row, E_NOTATION));
 		sb_printf(&out, "\", penwidth=%.2f", 1.0 + 1.5 * log10(1.0 + (visits > 0 ? visits : 0)));
 		if (best)
 			sb_append(&out, ", color=\"" COLOUR_BEST "\", fontcolor=\"" COLOUR_BEST "\"");
 		sb_append(&out, "];\n");
-		sb_free(&label);
-		json_object_put(move);
 	}
 	sb_append(&out, "}\n");
 	fputs(out.data, stdout);
@@ -428,20 +398,15 @@ print_json(const Game *game, const TreeRef *tree, const char *root, const char *
 
 		json_object *edge = json_object_new_object();
 		json_object *move = column_json(edges, row, E_MOVE);
-		StrBuf		notation;
-
-		sb_init(&notation);
-		move_notation(game->name, move, &notation);
 		json_object_object_add(edge, "from", json_object_new_string(PQgetvalue(edges, row, E_FROM)));
 		json_object_object_add(edge, "to", json_object_new_string(PQgetvalue(edges, row, E_TO)));
 		json_object_object_add(edge, "move", move);
-		json_object_object_add(edge, "notation", json_object_new_string(notation.data));
+		json_object_object_add(edge, "notation", json_object_new_string(PQgetvalue(edges, row, E_NOTATION)));
 		json_object_object_add(edge, "utility", column_json(edges, row, E_UTILITY));
 		json_object_object_add(edge, "proven", bool_column(edges, row, E_PROVEN));
 		json_object_object_add(edge, "visits", json_object_new_int64(strtoll(PQgetvalue(edges, row, E_VISITS), NULL, 10)));
 		json_object_object_add(edge, "best", bool_column(edges, row, E_BEST));
 		json_object_array_add(edges_json, edge);
-		sb_free(&notation);
 	}
 	json_object_object_add(top, "nodes", nodes_json);
 	json_object_object_add(top, "edges", edges_json);
@@ -457,7 +422,7 @@ run_show(PGconn *conn, Args *args)
 	const char *format = args->opt[OPT_FORMAT] ? args->opt[OPT_FORMAT] : "dot";
 	TreeRef		tree;
 	Game		game;
-	const char *params[2];
+	const char *params[4];
 	PGresult   *res,
 			   *nodes = NULL,
 			   *edges = NULL;
@@ -470,14 +435,16 @@ run_show(PGconn *conn, Args *args)
 		tree_free(&tree);
 		return EXIT_FAILED;
 	}
-	params[0] = args->opt[OPT_ROOT] ? args->opt[OPT_ROOT] : tree.root_id;
-	params[1] = depth;
+	params[0] = args->arg[0];
+	params[1] = args->opt[OPT_ROOT] ? args->opt[OPT_ROOT] : tree.root_id;
+	params[2] = depth;
+	params[3] = tree.game;
 	/* one snapshot for nodes and edges */
 	if ((res = db_query(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL)) != NULL)
 	{
 		PQclear(res);
-		if ((nodes = read_nodes(conn, &tree, params)) != NULL &&
-			(edges = read_edges(conn, &tree, params)) != NULL &&
+		if ((nodes = read_nodes(conn, params)) != NULL &&
+			(edges = read_edges(conn, params)) != NULL &&
 			(res = db_query(conn, "COMMIT", 0, NULL)) != NULL)
 		{
 			PQclear(res);
@@ -486,18 +453,18 @@ run_show(PGconn *conn, Args *args)
 	}
 	if (rc == 0 && PQntuples(nodes) == 0)
 	{
-		report("state %s is not in tree %s", params[0], args->arg[0]);
+		report("state %s is not in tree %s", params[1], args->arg[0]);
 		rc = EXIT_FAILED;
 	}
 	else if (rc == 0)
 	{
 		Order		order;
 
-		order_graph(nodes, edges, params[0], &order);
+		order_graph(nodes, edges, params[1], &order);
 		if (strcmp(format, "json") == 0)
-			print_json(&game, &tree, params[0], depth, nodes, edges, &order);
+			print_json(&game, &tree, params[1], depth, nodes, edges, &order);
 		else
-			print_dot(&game, &tree, params[0], depth, nodes, edges, &order);
+			print_dot(&game, &tree, params[1], depth, nodes, edges, &order);
 		order_free(&order);
 	}
 	PQclear(nodes);

@@ -18,7 +18,6 @@
  * start every time) plays only the new moves.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,21 +327,19 @@ cmd_position(Uci *uci, char **words, int nwords)
 
 /* ---- the search ---- */
 
-/* The score of a row of analyse for the side to move: centipawns from the utility, or mate. */
+/*
+ * The score of a row of analyse for the side to move: mate when its utility
+ * is proven, else the centipawns the extension finds behind it (none: 0).
+ */
 static void
-format_score(StrBuf *out, double utility, bool proven, int plies)
+format_score(StrBuf *out, double utility, bool proven, int plies, const char *centipawns)
 {
 	if (proven && utility >= 100)
 		sb_printf(out, "mate %d", plies > 0 ? (plies + 1) / 2 : 1);
 	else if (proven && utility <= 0)
 		sb_printf(out, "mate -%d", plies > 0 ? (plies + 1) / 2 : 1);
 	else
-	{
-		/* the heuristic's utility is the Elo curve of centipawns: 100 / (1 + 10^(-cp/400)) */
-		double		u = utility < 0.01 ? 0.01 : utility > 99.99 ? 99.99 : utility;
-
-		sb_printf(out, "cp %.0f", 400.0 * log10(u / (100.0 - u)));
-	}
+		sb_printf(out, "cp %.0f", centipawns[0] ? strtod(centipawns, NULL) : 0.0);
 }
 
 /* Sends the search's next analyse call. */
@@ -367,7 +364,11 @@ send_call(Uci *uci)
 		if (has)
 			params[3] = uci->args->opt[OPT_TREE];
 	}
-	if (!query_send(uci->conn, "SELECT move, utility, proven, depth, pv "
+	/* moves in UCI, the score in centipawns: the extension's (see take_result's columns) */
+	if (!query_send(uci->conn, "SELECT move, utility, proven, depth, pv, "
+					SHORT_NOTATION_SQL("'chess'", "move") ", " SHORT_NOTATION_SQL("'chess'", "pv -> 1") ", "
+					LINE_NOTATION_SQL("'chess'", "pv") ", "
+					"gametree.centipawns('chess', (utility ->> gametree.control('chess', $1::jsonb))::float8) "
 					"FROM gametree.analyse('chess', $1::jsonb, $2::interval, $3::integer, 'auto', $4) LIMIT 1",
 					4, params))
 	{
@@ -378,6 +379,12 @@ send_call(Uci *uci)
 	s->cancel_sent = false;
 	return true;
 }
+
+/* Columns of send_call's query after move, utility, proven, depth and pv. */
+#define R_MOVE_UCI 5
+#define R_PONDER_UCI 6
+#define R_LINE_UCI 7
+#define R_CENTIPAWNS 8
 
 /* The first row of analyse: the best move, its expected reply, an info line. */
 static void
@@ -400,23 +407,21 @@ take_result(Uci *uci, const PGresult *res)
 	plies = json_object_is_type(pv, json_type_array) ? (int) json_object_array_length(pv) : 0;
 	s->proven = strcmp(PQgetvalue(res, 0, 2), "t") == 0;
 	sb_reset(&s->best);
-	move_notation("chess", move, &s->best);
+	sb_append(&s->best, PQgetvalue(res, 0, R_MOVE_UCI));
 	sb_reset(&s->ponder);
 	if (plies >= 2)
-		move_notation("chess", json_object_array_get_idx(pv, 1), &s->ponder);
+		sb_append(&s->ponder, PQgetvalue(res, 0, R_PONDER_UCI));
 	s->have_best = true;
 
 	sb_init(&line);
 	sb_printf(&line, "info depth %s score ", PQgetisnull(res, 0, 3) ? "1" : PQgetvalue(res, 0, 3));
 	if (move_action(move, &role) && role)
 		json_object_object_get_ex(utility, role, &value);
-	format_score(&line, value ? json_object_get_double(value) : 50.0, s->proven, plies);
+	format_score(&line, value ? json_object_get_double(value) : 50.0, s->proven, plies,
+				 PQgetvalue(res, 0, R_CENTIPAWNS));
 	sb_printf(&line, " time %.0f pv", (now_seconds() - s->started) * 1000);
-	for (int i = 0; i < plies; i++)
-	{
-		sb_append(&line, " ");
-		move_notation("chess", json_object_array_get_idx(pv, i), &line);
-	}
+	if (plies > 0)
+		sb_printf(&line, " %s", PQgetvalue(res, 0, R_LINE_UCI));
 	if (plies == 0)
 		sb_printf(&line, " %s", s->best.data);
 	say("%s", line.data);

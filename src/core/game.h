@@ -191,6 +191,27 @@ struct Game
 	 * simultaneous, as JSON (gt_move_notation).
 	 */
 	char	   *(*notation) (const Game *game, const GameState *state, GameMove move);
+
+	/*
+	 * Optional, the short form of actions, needing no position (NULL: JSON;
+	 * see core/notation.h).  format_action writes an action as encode_action
+	 * emits it in that form (UCI e2e4, PDN 11-15, a column), palloc'd, or
+	 * returns NULL when the action has another shape.  read_action reads
+	 * text typed in that form (or the game's other notations) into JSON
+	 * text that next() takes, palloc'd, or returns NULL; it only reads, the
+	 * move may still be illegal.  action_syntax says what it reads, for
+	 * messages: "a column from 1 to 7".
+	 */
+	char	   *(*format_action) (const Game *game, const JsonbValue *action);
+	char	   *(*read_action) (const Game *game, const char *text);
+	const char *action_syntax;
+
+	/*
+	 * Optional: the inverse of heuristic's curve, the evaluation in the
+	 * game's own unit (centipawns for chess) behind a utility of the role
+	 * to move, for engines' protocols.
+	 */
+	double		(*centipawns) (const Game *game, double utility);
 	/* A picture of the position for psql (palloc'd). */
 	char	   *(*board) (const Game *game, const GameState *state);
 

@@ -99,6 +99,9 @@ extern void checkers_encode_action(const Game *game, const GameState *state, Gam
 extern bool checkers_parse_action(const Game *game, const GameState *state,
 								  const JsonbValue *action, GameMove *move);
 extern char *checkers_notation(const Game *game, const GameState *state, GameMove move);
+/* Moves written and read without a position (format_action, read_action). */
+extern char *checkers_format_action(const Game *game, const JsonbValue *action);
+extern char *checkers_read_action(const Game *game, const char *text);
 extern void checkers_from_fen(const Game *game, const char *fen, GameState *out);
 extern char *checkers_to_fen(const Game *game, const GameState *state);
 

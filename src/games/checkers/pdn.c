@@ -7,6 +7,7 @@
 
 #include "checkers.h"
 #include "core/jsonfacts.h"
+#include "core/notation.h"
 #include "lib/stringinfo.h"
 
 /* The PDN text of a move, for messages. */
@@ -30,6 +31,51 @@ char *
 checkers_notation(const Game *game, const GameState *state, GameMove move)
 {
 	return move_pdn(move);
+}
+
+/* The short form of ["move", 11, 15] and ["jump", 22, 15, 8] needs no position: 11-15, 22x15x8. */
+char *
+checkers_format_action(const Game *game, const JsonbValue *action)
+{
+	char	   *step = gt_action_arguments(action, "move", 2, 2, jbvNumeric, "-");
+
+	return step ? step : gt_action_arguments(action, "jump", 2, 32, jbvNumeric, "x");
+}
+
+/*
+ * PDN with blanks allowed around the squares and X for x (11-15, 22x15x8,
+ * the short 22x8), written as checkers_parse_action reads it: "22x15x8".
+ */
+char *
+checkers_read_action(const Game *game, const char *text)
+{
+	const char *p = text;
+	long		squares[16];
+	char		separator = 0;
+	int			n = 0;
+	StringInfoData json;
+
+	while (n < 16 && gt_read_number(&p, &squares[n]))
+	{
+		if (squares[n] < 1 || squares[n] > 32)
+			return NULL;
+		n++;
+		p = gt_skip_blanks(p);
+		if (*p == '\0')
+			break;
+		if ((*p != '-' && *p != 'x' && *p != 'X') || (separator && (*p == '-') != (separator == '-')))
+			return NULL;
+		separator = *p == '-' ? '-' : 'x';
+		p++;
+	}
+	if (*p != '\0' || n < 2 || (separator == '-' && n != 2))
+		return NULL;
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '"');
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&json, "%s%ld", i > 0 ? (separator == '-' ? "-" : "x") : "", squares[i]);
+	appendStringInfoChar(&json, '"');
+	return json.data;
 }
 
 static void

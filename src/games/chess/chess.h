@@ -157,6 +157,9 @@ extern void chess_encode_action(const Game *game, const GameState *state, GameMo
 								int role, JsonOut *out);
 extern bool chess_parse_action(const Game *game, const GameState *state,
 							   const JsonbValue *action, GameMove *move);
+extern char *chess_format_action(const Game *game, const JsonbValue *action);
+extern char *chess_read_action(const Game *game, const char *text);
+extern double chess_centipawns(const Game *game, double utility);
 extern void chess_from_fen(const Game *game, const char *fen, GameState *out);
 extern char *chess_to_fen(const Game *game, const GameState *state);
 

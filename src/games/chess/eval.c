@@ -14,6 +14,9 @@
 
 static const int piece_value[6] = {100, 320, 330, 500, 900, 0};
 
+/* Centipawns a side ahead by which scores 10 to 1 on the curve of Elo ratings. */
+#define ELO_CENTIPAWNS 400.0
+
 /* Distance-to-centre bonus: 0 on the rim, up to 30 on d4, e4, d5, e5. */
 static int
 centrality(int s)
@@ -100,8 +103,22 @@ chess_heuristic(const Game *game, const GameState *state, double *values)
 	else if (pieces[BLACK] - pieces[WHITE] >= MOP_UP_MARGIN && pieces[WHITE] <= MOP_UP_DEFENDER)
 		cp -= mop_up(pos, BLACK);
 	/* The logistic curve of Elo ratings: +400 centipawns ~ a 91% score. */
-	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / 400.0));
+	values[WHITE] = GT_GOAL_MAX / (1.0 + pow(10.0, -cp / ELO_CENTIPAWNS));
 	values[BLACK] = GT_GOAL_MAX - values[WHITE];
+}
+
+/*
+ * The inverse of chess_heuristic's curve, for the UCI protocol's "score cp".
+ * The curve never reaches 0 or 100 (a proven result, which UCI reports as
+ * mate instead): utilities are held within a hundredth of them, about
+ * 1,600 centipawns.  Not a number stays one.
+ */
+double
+chess_centipawns(const Game *game, double utility)
+{
+	double		u = utility < 0.01 ? 0.01 : utility > 99.99 ? 99.99 : utility;
+
+	return ELO_CENTIPAWNS * log10(u / (GT_GOAL_MAX - u));
 }
 
 /*

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "connect4.h"
+#include "core/notation.h"
 #include "games/placement.h"
 #include "port/pg_bitutils.h"
 
@@ -184,6 +185,24 @@ c4_notation(const Game *game, const GameState *state, GameMove move)
 	return psprintf("%d", (int) move + 1);
 }
 
+/* The short form of ["drop", column] needs no position: the same column. */
+static char *
+c4_format_action(const Game *game, const JsonbValue *action)
+{
+	return gt_action_arguments(action, "drop", 1, 1, jbvNumeric, "");
+}
+
+/* The column; any number, next() tells the illegal ones. */
+static char *
+c4_read_action(const Game *game, const char *text)
+{
+	long		column;
+
+	if (gt_read_numbers(text, &column, 1) != 1)
+		return NULL;
+	return psprintf("[\"drop\", %ld]", column);
+}
+
 uint64
 c4_winning_cells(uint64 own, uint64 occupied)
 {
@@ -303,5 +322,8 @@ const Game	connect4_game = {
 	.decode_state = c4_decode_state,
 	.encode_action = c4_encode_action,
 	.notation = c4_notation,
+	.format_action = c4_format_action,
+	.read_action = c4_read_action,
+	.action_syntax = "a column from 1 to 7",
 	.board = c4_board,
 };

@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "core/notation.h"
 #include "games/placement.h"
 #include "port/pg_bitutils.h"
 
@@ -168,6 +169,24 @@ ttt_notation(const Game *game, const GameState *state, GameMove move)
 	return psprintf("%d,%d", (int) move / 3 + 1, (int) move % 3 + 1);
 }
 
+/* The short form of ["mark", row, column] needs no position: the same "2,2". */
+static char *
+ttt_format_action(const Game *game, const JsonbValue *action)
+{
+	return gt_action_arguments(action, "mark", 2, 2, jbvNumeric, ",");
+}
+
+/* "2 2" or "2,2"; any row and column, next() tells the illegal ones. */
+static char *
+ttt_read_action(const Game *game, const char *text)
+{
+	long		values[2];
+
+	if (gt_read_numbers(text, values, 2) != 2)
+		return NULL;
+	return psprintf("[\"mark\", %ld, %ld]", values[0], values[1]);
+}
+
 static char *
 ttt_board(const Game *game, const GameState *state)
 {
@@ -211,5 +230,8 @@ const Game	tictactoe_game = {
 	.decode_state = ttt_decode_state,
 	.encode_action = ttt_encode_action,
 	.notation = ttt_notation,
+	.format_action = ttt_format_action,
+	.read_action = ttt_read_action,
+	.action_syntax = "a row and a column, such as 2 2 or 2,2",
 	.board = ttt_board,
 };
