@@ -22,9 +22,13 @@ endif
 # header changes (a stale object with an old struct layout crashes).
 $(OBJS): $(wildcard src/*/*.h src/games/*/*.h)
 
-# pg_regress: one file per feature, top-level sql/ and expected/
-REGRESS = $(sort $(notdir $(basename $(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=. --load-extension=dblink --load-extension=$(EXTENSION)
+# The tests live under test/ (test/README.md): `make installcheck` runs
+# pg_regress over test/regress/sql/ against test/regress/expected/, one file
+# per feature, and leaves results/ and regression.diffs there too.
+REGRESS = $(sort $(notdir $(basename $(wildcard test/regress/sql/*.sql))))
+REGRESS_OPTS = --inputdir=test/regress --outputdir=test/regress \
+	--load-extension=dblink --load-extension=$(EXTENSION)
+EXTRA_CLEAN = test/regress/results test/regress/regression.diffs test/regress/regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -45,3 +49,13 @@ clean: clean-client
 clean-client:
 	$(MAKE) -C client clean
 .PHONY: client install-client clean-client
+
+# `make prove` runs the pgTAP tests (test/pgtap/) against the installed
+# extension, like installcheck on the server libpq's environment names: a
+# fresh database PROVE_DB with the reference data of test/data/ loaded
+# (test/pgtap/setup.sh), then pg_prove over every test/pgtap/*.sql.
+PROVE_DB ?= gametree_tap
+prove:
+	PSQL='$(bindir)/psql' bash test/pgtap/setup.sh $(PROVE_DB)
+	pg_prove --verbose --dbname $(PROVE_DB) --ext .sql -r test/pgtap/
+.PHONY: prove

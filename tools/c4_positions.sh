@@ -3,7 +3,7 @@
 # four positions after 10 to 22 plies with the exact value of the position and
 # of each column for the side to move, and test/data/connect4_exact.tsv,
 # positions after 8, 12, 16 and 20 plies with exact scores (how soon the game
-# ends), for test/search_connect4.sql and bench/c4_solve.sh.
+# ends), for test/pgtap/search_connect4.sql and bench/c4_solve.sh.
 #
 # Builds the project's own solver (tools/c4solve/c4solve.c) into a temporary
 # directory, checks it (positions whose values follow by hand, and positions

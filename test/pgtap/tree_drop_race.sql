@@ -1,5 +1,5 @@
 -- drop_tree racing the other tree functions (issue 20, found by
--- tools/concurrency_check.sh): a call that finds a tree while another
+-- test/t/concurrency_check.sh): a call that finds a tree while another
 -- session drops it must say the tree was dropped, not fail with an internal
 -- error; and drop_tree must take the tables' locks in the order every other
 -- call takes them, so that it cannot deadlock with a session that holds the

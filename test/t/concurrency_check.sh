@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# tools/concurrency_check.sh: two roles on one server, one loading, unloading
+# test/t/concurrency_check.sh: two roles on one server, one loading, unloading
 # and reloading games from GDL while the other grows, searches and propagates
 # trees of them.  Does the server stay up, does every error say something
 # true, and is every tree consistent afterwards?
 #
-#   bash tools/concurrency_check.sh
+#   bash test/t/concurrency_check.sh
 #
 # It uses the installed extension (it neither builds nor installs; run
 # tools/check.sh or tools/demo.sh first) and the private cluster of
@@ -51,7 +51,7 @@
 # Output: TAP, `ok N - ...` / `not ok N - ...` lines with `#` notes (the
 # operations per kind and the errors per SQLSTATE), then `1..N`; the exit
 # status is 1 when a check failed.  About 60 s plus 5 to 15 s.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib.sh"
 set +e
 
 DB=gametree_concurrency
@@ -86,7 +86,7 @@ q() { gt_psql -qAt -d "$DB" -c "SET client_min_messages = warning" -c "$1" 2>&1;
 
 # ------------------------------------------------------------------ setup
 
-# The roles are the cluster's, shared with test/security.sql and others:
+# The roles are the cluster's, shared with test/pgtap/security.sql and others:
 # create them only when missing.  The texts of the games go into a table
 # that both may read, so that an operation names them instead of sending
 # kilobytes.

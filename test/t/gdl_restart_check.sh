@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# tools/gdl_restart_check.sh: does a game loaded from GDL outlive a restart
+# test/t/gdl_restart_check.sh: does a game loaded from GDL outlive a restart
 # of the server?  gametree.load_game stores the description in
 # gametree.gdl_games; after a restart every backend must compile it again
 # from there, whatever function it calls first.
 #
-#   bash tools/gdl_restart_check.sh
+#   bash test/t/gdl_restart_check.sh
 #
 # It uses the installed extension (it neither builds nor installs; run
 # tools/check.sh or tools/demo.sh first) and the private cluster of
@@ -18,7 +18,7 @@
 #
 # Output: TAP, `ok N - ...` / `not ok N - ...` lines with `#` notes, then
 # `1..N`; the exit status is 1 when a check failed.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib.sh"
 set +e
 
 DB=gametree_gdl_restart

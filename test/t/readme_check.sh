@@ -5,7 +5,7 @@
 # sample, and exits non-zero on any failure.  Expects the extension
 # installed (tools/check.sh builds and installs it); builds the client
 # (client/gametree) when it is missing.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../../tools/lib.sh"
 gt_start_cluster
 # README.md, or the file given (to try the checker out).
 readme=README.md

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# tools/crash_check.sh: is a tree consistent after the server crashes in the
+# test/t/crash_check.sh: is a tree consistent after the server crashes in the
 # middle of gametree.grow, and does a second grow finish it into exactly the
 # tree that an uninterrupted grow makes?
 #
-#   bash tools/crash_check.sh
+#   bash test/t/crash_check.sh
 #
 # It uses the installed extension (it neither builds nor installs; run
 # tools/demo.sh or tools/check.sh first) and a throwaway cluster of its own:
@@ -33,7 +33,7 @@
 #
 # Output: `ok N - ...` / `not ok N - ...` lines, `# ...` notes and timings,
 # then `N passed, N failed`; the exit status is non-zero when a check failed.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib.sh"
 
 PORT=${GAMETREE_CRASH_PORT:-5449}
 DEPTH=${GAMETREE_CRASH_DEPTH:-7}

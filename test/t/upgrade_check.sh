@@ -4,7 +4,7 @@
 # extension's objects then equal those of a fresh install of the current
 # version, and that the old tree still works.  Prints "ok N - ..." lines.
 # Run by tools/check.sh; needs the current version installed (gt_setup).
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../../tools/lib.sh"
 gt_start_cluster
 
 OLD_VERSION=0.1.0

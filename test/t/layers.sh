@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/layers.sh: the layers of src/ only include downward, as the README's
+# test/t/layers.sh: the layers of src/ only include downward, as the README's
 # Layout describes them, lowest first:
 #   pg < core < games = gdl < search < store < sql
 # (games/ and gdl/ are two providers on one level: neither includes the
@@ -7,7 +7,7 @@
 # nothing of src/ (it talks to the extension over libpq only).
 # Prints TAP: "ok N - ..." / "not ok N - ..." with the offending lines as
 # "# " comments, then the plan.  Needs no server.
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 
 # sql/, the top, may include any of them.
 layers="pg core games gdl search store"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# tools/client_check.sh: the command-line client (client/gametree) against
+# test/t/client_check.sh: the command-line client (client/gametree) against
 # the private cluster, every command through the binary itself, its output
 # and exit status checked.
 #
-#   bash tools/client_check.sh
+#   bash test/t/client_check.sh
 #
 # It uses the installed extension (it neither installs nor rebuilds the
 # extension; run tools/check.sh or tools/demo.sh first), builds the client
@@ -14,7 +14,7 @@
 #
 # Output: TAP, `ok N - ...` / `not ok N - ...` lines with `#` notes, then
 # `1..N`; the exit status is 1 when a check failed.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib.sh"
 set +e
 
 CLIENT="$GT_ROOT/client/gametree"

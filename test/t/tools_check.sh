@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# tools/tools_check.sh: builds and briefly runs every tool the repository
+# test/t/tools_check.sh: builds and briefly runs every tool the repository
 # ships for finding bugs, so that none stops building or running unnoticed:
 # the decoder fuzzer (fuzz/, libFuzzer) for a few seconds, and the SQL and
 # GDL fuzzers with a small count.  A TAP line per tool, with its summary.
 #
-#   bash tools/tools_check.sh
+#   bash test/t/tools_check.sh
 #
 # The SQL and GDL fuzzers use the extension installed in the private
 # cluster (tools/lib.sh).
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../../tools/lib.sh"
 cd "$GT_ROOT"
 
 out=$(mktemp)
