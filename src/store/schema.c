@@ -46,18 +46,18 @@ static const TreeColumn graph_columns[GRAPH_COLUMNS + 1] = {
 };
 
 const TreeTable tree_tables[TREE_TABLES] = {
-	{"_states", states_columns, "CHECK (id = gametree.state_hash(%1$s, state))", "",
+	{TREE_STATES_SUFFIX, states_columns, "CHECK (id = gametree.state_hash(%1$s, state))", "",
 		"CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded",
 	"gametree %1$s tree %2$s: one row per distinct position, id = gametree.state_hash"},
-	{"_moves", moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
+	{TREE_MOVES_SUFFIX, moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
 	/* Fillfactor 80 leaves room for propagation's in-page (HOT) updates. */
-	{"_graph", graph_columns, "PRIMARY KEY (init_id, move_id)", " WITH (fillfactor = 80)",
+	{TREE_GRAPH_SUFFIX, graph_columns, "PRIMARY KEY (init_id, move_id)", " WITH (fillfactor = 80)",
 		"CREATE INDEX ON %1$s (next_id)",
 	"gametree %1$s tree %2$s: edges state -> move -> state with utility, mobility, visits, total"},
 };
 
-StaticAssertDecl(sizeof("_states") - 1 == TREE_SUFFIX_MAX &&
-				 sizeof("_moves") - 1 <= TREE_SUFFIX_MAX && sizeof("_graph") - 1 <= TREE_SUFFIX_MAX,
+StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
 				 "TREE_SUFFIX_MAX is the longest suffix");
 
 char *

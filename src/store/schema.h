@@ -66,8 +66,11 @@ typedef enum GraphColumn
 	GRAPH_COLUMNS
 } GraphColumn;
 
-/* The longest suffix, _states: a tree's name has at most TREE_NAME_MAX bytes. */
-#define TREE_SUFFIX_MAX 7
+/* The suffixes of a tree's tables' names (tree_tables), and the longest of them. */
+#define TREE_STATES_SUFFIX "_states"
+#define TREE_MOVES_SUFFIX "_moves"
+#define TREE_GRAPH_SUFFIX "_graph"
+#define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
 #define TREE_NAME_MAX (NAMEDATALEN - 1 - TREE_SUFFIX_MAX)
 

@@ -195,14 +195,17 @@ tree_set_names(Tree *tree, const char *schema, const char *name)
 	tree->graph = quote_qualified_identifier(schema, tree_table_name(name, TREE_GRAPH));
 }
 
-/* The tree's key ($1, $2) followed by nargs more parameters, for a statement keyed by it. */
+/* The parameters of a statement keyed by a tree, its key included, at most. */
 #define TREE_RUN_MAX_ARGS 8
 
+/* The tree's key ($1, $2) followed by nargs more parameters. */
 static void
 key_and_args(const Tree *tree, int nargs, const Oid *types, const Datum *values, Oid *all_types,
 			 Datum *all_values)
 {
-	Assert(nargs + 2 <= TREE_RUN_MAX_ARGS);
+	if (nargs + 2 > TREE_RUN_MAX_ARGS)
+		elog(ERROR, "gametree: a statement keyed by a tree takes at most %d parameters",
+			 TREE_RUN_MAX_ARGS);
 	all_types[0] = NAMEOID;
 	all_types[1] = TEXTOID;
 	all_values[0] = name_datum(tree->schema);
