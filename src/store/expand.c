@@ -523,25 +523,31 @@ typedef struct BatchRows
 } BatchRows;
 
 /*
- * The columns a batch inserts, named in schema.c, in the order its fill
- * functions set them: every column of a new state; an edge's own and its
- * child's value (visits and total keep their defaults).  The value columns
- * follow one another, as row_set_value sets them.
+ * The columns a batch inserts (schema.h), by where its fill functions set
+ * them: every column of a new state; an edge's own and its child's value
+ * (visits and total keep their defaults).  The value columns follow one
+ * another, as row_set_value sets them.
  */
-static const int state_columns[] = {STATES_ID, STATES_STATE, STATES_GOAL, STATES_DEPTH,
-	STATES_CONTROL, STATES_EXPANDED, STATES_UTILITY, STATES_MOBILITY, STATES_PROVEN,
-STATES_BEST_MOVE};
-static const int edge_columns[] = {GRAPH_INIT_ID, GRAPH_MOVE_ID, GRAPH_NEXT_ID, GRAPH_UTILITY,
-GRAPH_MOBILITY, GRAPH_PROVEN};
-
-/* Where the inserts' fill functions set each column: its place in the lists above. */
 enum
 {
-	STATE_ID, STATE_STATE, STATE_GOAL, STATE_DEPTH, STATE_CONTROL, STATE_EXPANDED, STATE_VALUE
+	STATE_ID, STATE_STATE, STATE_GOAL, STATE_DEPTH, STATE_CONTROL, STATE_EXPANDED,
+	STATE_VALUE, STATE_MOBILITY, STATE_PROVEN, STATE_BEST_MOVE, STATE_INSERTED
 };
+static const int state_columns[STATE_INSERTED] = {
+	[STATE_ID] = STATES_ID, [STATE_STATE] = STATES_STATE, [STATE_GOAL] = STATES_GOAL,
+	[STATE_DEPTH] = STATES_DEPTH, [STATE_CONTROL] = STATES_CONTROL,
+	[STATE_EXPANDED] = STATES_EXPANDED, [STATE_VALUE] = STATES_UTILITY,
+	[STATE_MOBILITY] = STATES_MOBILITY, [STATE_PROVEN] = STATES_PROVEN,
+	[STATE_BEST_MOVE] = STATES_BEST_MOVE,
+};
+
 enum
 {
-	EDGE_INIT_ID, EDGE_MOVE_ID, EDGE_NEXT_ID, EDGE_VALUE
+	EDGE_INIT_ID, EDGE_MOVE_ID, EDGE_NEXT_ID, EDGE_VALUE, EDGE_MOBILITY, EDGE_PROVEN, EDGE_INSERTED
+};
+static const int edge_columns[EDGE_INSERTED] = {
+	[EDGE_INIT_ID] = GRAPH_INIT_ID, [EDGE_MOVE_ID] = GRAPH_MOVE_ID, [EDGE_NEXT_ID] = GRAPH_NEXT_ID,
+	[EDGE_VALUE] = GRAPH_UTILITY, [EDGE_MOBILITY] = GRAPH_MOBILITY, [EDGE_PROVEN] = GRAPH_PROVEN,
 };
 
 /* A new state's row: id, state, goal, depth, control, expanded, then its value. */
@@ -580,7 +586,7 @@ insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 	BatchRows	rows = {b};
 	int32		n;
 	RowTable	table = {b->tree->relids[TREE_STATES], b->tree->states,
-		tree_column_names(TREE_STATES, state_columns, lengthof(state_columns)), b->game->name};
+		tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), b->game->name};
 
 	if (states_seen >= 0 && tree_state_count(b->tree) != states_seen)
 	{
@@ -609,8 +615,8 @@ insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 		if (node->value.proven)
 			counts_proven(&stored->counts, node->depth, value_utility_json(b->codec, &node->value), 1);
 	}
-	stored->states += write_rows(NULL, &table, lengthof(state_columns),
-								 tree_column_types(TREE_STATES, state_columns, lengthof(state_columns)),
+	stored->states += write_rows(NULL, &table, STATE_INSERTED,
+								 tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
 								 n, fill_state, NULL, &rows, SPI_OK_INSERT, NULL);
 	pfree(rows.states);
 }
@@ -636,7 +642,7 @@ insert_edges(Batch *b, ExpansionCounts *stored)
 	BatchRows	rows = {b};
 	int32		n = 0;
 	RowTable	table = {b->tree->relids[TREE_GRAPH], b->tree->graph,
-		tree_column_names(TREE_GRAPH, edge_columns, lengthof(edge_columns)), NULL};
+		tree_column_names(TREE_GRAPH, edge_columns, EDGE_INSERTED), NULL};
 
 	rows.edges = palloc_extended(Max(b->nedges, 1) * sizeof(EdgeRow), MCXT_ALLOC_HUGE);
 	for (int32 i = 0; i < b->nnodes; i++)
@@ -655,8 +661,8 @@ insert_edges(Batch *b, ExpansionCounts *stored)
 	}
 	/* In key order, as the states. */
 	sort_by_key(rows.edges, n);
-	stored->edges += write_rows(NULL, &table, lengthof(edge_columns),
-								tree_column_types(TREE_GRAPH, edge_columns, lengthof(edge_columns)),
+	stored->edges += write_rows(NULL, &table, EDGE_INSERTED,
+								tree_column_types(TREE_GRAPH, edge_columns, EDGE_INSERTED),
 								n, fill_edge, NULL, &rows, SPI_OK_INSERT, NULL);
 	pfree(rows.edges);
 }
