@@ -447,10 +447,10 @@ gt_decode_move(const Game *game, const GameState *state, Jsonb *move)
 static Numeric
 role_value_numeric(double value)
 {
-	int64		hundredths = (int64) rint(value * 100.0);
+	int64		hundredths = (int64) rint(value * GT_HUNDREDTHS);
 
-	if (hundredths % 100 == 0)
-		return gt_int_numeric(hundredths / 100);
+	if (hundredths % GT_HUNDREDTHS == 0)
+		return gt_int_numeric(hundredths / GT_HUNDREDTHS);
 	return int64_div_fast_to_numeric(hundredths, 2);
 }
 

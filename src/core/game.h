@@ -21,6 +21,8 @@
 #define GT_MAX_ROLES 16			/* GGP games with more roles are unheard of */
 #define GT_GOAL_MIN 0
 #define GT_GOAL_MAX 100
+/* Values (utilities, estimates) are kept and stored in hundredths of a goal point. */
+#define GT_HUNDREDTHS 100
 #define GT_NO_ROLE (-1)			/* control(): simultaneous moves or terminal */
 
 /*

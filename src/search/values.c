@@ -45,7 +45,7 @@ value_of_state(const Game *game, const GameState *state, bool terminal, Value *v
 double
 value_round(double utility)
 {
-	return rint(utility * 100.0) / 100.0;
+	return rint(utility * GT_HUNDREDTHS) / GT_HUNDREDTHS;
 }
 
 static double

@@ -4,7 +4,6 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "fmgr.h"
 #include "miscadmin.h"
 #include "store/counts.h"
 #include "store/tree.h"
@@ -119,28 +118,28 @@ counts_write(const Tree *tree, TreeCounts *counts)
 			utility[nvalues] = JsonbPGetDatum(counts->values[i].utility);
 			states[nvalues++] = Int64GetDatum(counts->values[i].states);
 		}
+	/* $1 and $2, the tree's key, are its columns schema and tree. */
 	if (n > 0)
-		spi_run_as_catalog_owner("INSERT INTO gametree.tree_depths AS t (schema, tree, depth, states, expanded, terminal, "
-					"proven, edges) SELECT $1, $2, d.* FROM unnest($3, $4, $5, $6, $7, $8) "
-					"d(depth, states, expanded, terminal, proven, edges) ORDER BY d.depth "
-					"ON CONFLICT (schema, tree, depth) DO UPDATE SET states = t.states + excluded.states, "
-					"expanded = t.expanded + excluded.expanded, terminal = t.terminal + excluded.terminal, "
-					"proven = t.proven + excluded.proven, edges = t.edges + excluded.edges",
-					8, (Oid[]) {NAMEOID, TEXTOID, INT4ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID,
-					INT8ARRAYOID, INT8ARRAYOID},
-					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
-						datum_array(depth, NULL, n, INT4OID), datum_array(column[0], NULL, n, INT8OID),
-						datum_array(column[1], NULL, n, INT8OID), datum_array(column[2], NULL, n, INT8OID),
-						datum_array(column[3], NULL, n, INT8OID), datum_array(column[4], NULL, n, INT8OID)},
-					SPI_OK_INSERT);
+		tree_run(tree, RUN_AS_CATALOG_OWNER,
+				 "INSERT INTO gametree.tree_depths AS t (schema, tree, depth, states, expanded, terminal, "
+				 "proven, edges) SELECT $1, $2, d.* FROM unnest($3, $4, $5, $6, $7, $8) "
+				 "d(depth, states, expanded, terminal, proven, edges) ORDER BY d.depth "
+				 "ON CONFLICT (schema, tree, depth) DO UPDATE SET states = t.states + excluded.states, "
+				 "expanded = t.expanded + excluded.expanded, terminal = t.terminal + excluded.terminal, "
+				 "proven = t.proven + excluded.proven, edges = t.edges + excluded.edges",
+				 6, (Oid[]) {INT4ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID, INT8ARRAYOID},
+				 (Datum[]) {datum_array(depth, NULL, n, INT4OID), datum_array(column[0], NULL, n, INT8OID),
+					 datum_array(column[1], NULL, n, INT8OID), datum_array(column[2], NULL, n, INT8OID),
+				 datum_array(column[3], NULL, n, INT8OID), datum_array(column[4], NULL, n, INT8OID)},
+				 SPI_OK_INSERT);
 	if (nvalues > 0)
-		spi_run_as_catalog_owner("INSERT INTO gametree.tree_values AS t (schema, tree, utility, states) "
-					"SELECT $1, $2, v.* FROM unnest($3, $4) v(utility, states) ORDER BY v.utility "
-					"ON CONFLICT (schema, tree, utility) DO UPDATE SET states = t.states + excluded.states",
-					4, (Oid[]) {NAMEOID, TEXTOID, JSONBARRAYOID, INT8ARRAYOID},
-					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
-						datum_array(utility, NULL, nvalues, JSONBOID),
-					datum_array(states, NULL, nvalues, INT8OID)}, SPI_OK_INSERT);
+		tree_run(tree, RUN_AS_CATALOG_OWNER,
+				 "INSERT INTO gametree.tree_values AS t (schema, tree, utility, states) "
+				 "SELECT $1, $2, v.* FROM unnest($3, $4) v(utility, states) ORDER BY v.utility "
+				 "ON CONFLICT (schema, tree, utility) DO UPDATE SET states = t.states + excluded.states",
+				 2, (Oid[]) {JSONBARRAYOID, INT8ARRAYOID},
+				 (Datum[]) {datum_array(utility, NULL, nvalues, JSONBOID),
+				 datum_array(states, NULL, nvalues, INT8OID)}, SPI_OK_INSERT);
 	for (int c = 0; c < 5; c++)
 		pfree(column[c]);
 	pfree(depth);
@@ -156,15 +155,12 @@ counts_write(const Tree *tree, TreeCounts *counts)
 }
 
 void
-counts_forget(const char *schema, const char *name)
+counts_forget(const Tree *tree)
 {
-	Oid			types[2] = {NAMEOID, TEXTOID};
-	Datum		values[2] = {name_datum(schema), CStringGetTextDatum(name)};
-
-	spi_run_as_catalog_owner("DELETE FROM gametree.tree_depths WHERE schema = $1 AND tree = $2", 2, types, values,
-				SPI_OK_DELETE);
-	spi_run_as_catalog_owner("DELETE FROM gametree.tree_values WHERE schema = $1 AND tree = $2", 2, types, values,
-				SPI_OK_DELETE);
+	tree_run(tree, RUN_AS_CATALOG_OWNER, "DELETE FROM gametree.tree_depths WHERE " TREE_ROWS_KEY,
+			 0, NULL, NULL, SPI_OK_DELETE);
+	tree_run(tree, RUN_AS_CATALOG_OWNER, "DELETE FROM gametree.tree_values WHERE " TREE_ROWS_KEY,
+			 0, NULL, NULL, SPI_OK_DELETE);
 }
 
 /* The int8 column of row r of SPI_tuptable, as a Datum. */
@@ -230,27 +226,21 @@ tree_recount(const Tree *tree)
 	for (int c = 0; c < 4; c++)
 		totals[c] = DatumGetInt64(int8_at(0, c + 1));
 	SPI_freetuptable(SPI_tuptable);
-	counts_forget(tree->schema, tree->name);
+	counts_forget(tree);
 	counts_write(tree, &counts);
-	spi_run_as_catalog_owner("UPDATE gametree.trees SET states = $3, edges = $4, moves = $5, frontier = $6 "
-				"WHERE schema = $1 AND name = $2", 6,
-				(Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID},
-				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
-					Int64GetDatum(totals[0]), Int64GetDatum(totals[1]), Int64GetDatum(totals[2]),
-				Int64GetDatum(totals[3])}, SPI_OK_UPDATE);
+	tree_run(tree, RUN_AS_CATALOG_OWNER,
+			 "UPDATE gametree.trees SET states = $3, edges = $4, moves = $5, frontier = $6 WHERE " TREE_KEY(""),
+			 4, (Oid[]) {INT8OID, INT8OID, INT8OID, INT8OID},
+			 (Datum[]) {Int64GetDatum(totals[0]), Int64GetDatum(totals[1]), Int64GetDatum(totals[2]),
+			 Int64GetDatum(totals[3])}, SPI_OK_UPDATE);
 }
 
-PG_FUNCTION_INFO_V1(gametree_recount);
-Datum
-gametree_recount(PG_FUNCTION_ARGS)
+void
+recount_tree(text *name)
 {
-	Tree	   *tree;
+	Tree	   *tree = tree_open(name, TREE_WRITE);
 
-	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
 	tree_recount(tree);
 	tree_close(tree);
-	SPI_finish();
-	PG_RETURN_VOID();
 }

@@ -62,7 +62,9 @@ extern void counts_value_changes(TreeCounts *counts);
 extern void counts_write(const struct Tree *tree, TreeCounts *counts);
 /* Counts the tree's tables and replaces its counters with what they hold (takes the tree lock). */
 extern void tree_recount(const struct Tree *tree);
-/* Removes a tree's rows from the catalogs. */
-extern void counts_forget(const char *schema, const char *name);
+/* The same for a tree opened by name: recount(tree). */
+extern void recount_tree(text *name);
+/* Removes a tree's counts from the catalogs. */
+extern void counts_forget(const struct Tree *tree);
 
 #endif

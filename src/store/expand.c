@@ -1,6 +1,6 @@
 /*
  * expand.c: expand(tree, state_id), grow_step(tree, batch_size, max_depth)
- * and the batches of grow, which add the successors of frontier states to a
+ * and the batches of grow (expand.h), which add the successors of frontier states to a
  * tree's tables.
  *
  * A batch takes frontier states shallowest first (SKIP LOCKED, so that
@@ -25,8 +25,6 @@
 #include "core/idindex.h"
 #include "store/settings.h"
 #include "executor/spi.h"
-#include "fmgr.h"
-#include "funcapi.h"
 #include "miscadmin.h"
 #include "store/expand.h"
 #include "store/propagate.h"
@@ -40,7 +38,7 @@
 
 typedef enum NodeKind
 {
-	NODE_ROW,					/* a frontier state this batch took (and locked) */
+	NODE_TAKEN,					/* a frontier state this batch took (and locked) */
 	NODE_NEW,					/* found by this batch, to be inserted */
 	NODE_STORED					/* in the tables already */
 } NodeKind;
@@ -524,6 +522,34 @@ typedef struct BatchRows
 	EdgeRow    *edges;
 } BatchRows;
 
+/*
+ * The columns a batch inserts (schema.h), by where its fill functions set
+ * them: every column of a new state; an edge's own and its child's value
+ * (visits and total keep their defaults).  The value columns follow one
+ * another, as row_set_value sets them.
+ */
+enum
+{
+	STATE_ID, STATE_STATE, STATE_GOAL, STATE_DEPTH, STATE_CONTROL, STATE_EXPANDED,
+	STATE_VALUE, STATE_MOBILITY, STATE_PROVEN, STATE_BEST_MOVE, STATE_INSERTED
+};
+static const int state_columns[STATE_INSERTED] = {
+	[STATE_ID] = STATES_ID, [STATE_STATE] = STATES_STATE, [STATE_GOAL] = STATES_GOAL,
+	[STATE_DEPTH] = STATES_DEPTH, [STATE_CONTROL] = STATES_CONTROL,
+	[STATE_EXPANDED] = STATES_EXPANDED, [STATE_VALUE] = STATES_UTILITY,
+	[STATE_MOBILITY] = STATES_MOBILITY, [STATE_PROVEN] = STATES_PROVEN,
+	[STATE_BEST_MOVE] = STATES_BEST_MOVE,
+};
+
+enum
+{
+	EDGE_INIT_ID, EDGE_MOVE_ID, EDGE_NEXT_ID, EDGE_VALUE, EDGE_MOBILITY, EDGE_PROVEN, EDGE_INSERTED
+};
+static const int edge_columns[EDGE_INSERTED] = {
+	[EDGE_INIT_ID] = GRAPH_INIT_ID, [EDGE_MOVE_ID] = GRAPH_MOVE_ID, [EDGE_NEXT_ID] = GRAPH_NEXT_ID,
+	[EDGE_VALUE] = GRAPH_UTILITY, [EDGE_MOBILITY] = GRAPH_MOBILITY, [EDGE_PROVEN] = GRAPH_PROVEN,
+};
+
 /* A new state's row: id, state, goal, depth, control, expanded, then its value. */
 static void
 fill_state(void *arg, RowChunk *c, int k, int64 index)
@@ -532,15 +558,15 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 	Batch	   *b = rows->b;
 	BatchNode  *node = &b->nodes[rows->states[index].row];
 
-	row_set(c, 0, k, Int64GetDatum(node->id), false);
-	row_set(c, 1, k, node->state_json, false);
-	row_set(c, 2, k, node->goal_json, !node->terminal);
-	row_set(c, 3, k, Int32GetDatum(node->depth), false);
-	row_set(c, 4, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
-				CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
+	row_set(c, STATE_ID, k, Int64GetDatum(node->id), false);
+	row_set(c, STATE_STATE, k, node->state_json, false);
+	row_set(c, STATE_GOAL, k, node->goal_json, !node->terminal);
+	row_set(c, STATE_DEPTH, k, Int32GetDatum(node->depth), false);
+	row_set(c, STATE_CONTROL, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
+			CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
 	/* A terminal state has nothing to expand. */
-	row_set(c, 5, k, BoolGetDatum(node->terminal || node->expanded), false);
-	row_set_value(b->codec, c, 6, k, &node->value, true);
+	row_set(c, STATE_EXPANDED, k, BoolGetDatum(node->terminal || node->expanded), false);
+	row_set_value(b->codec, c, STATE_VALUE, k, &node->value, true);
 }
 
 static bool
@@ -555,17 +581,14 @@ is_new(const Batch *b, const BatchNode *node)
  * are looked up again, and count as stored ones.
  */
 static void
-insert_states(Batch *b, int64 states_seen, Stored *stored)
+insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 {
 	BatchRows	rows = {b};
 	int32		n;
-	static const char *const columns[10] = {"id", "state", "goal", "depth", "control", "expanded",
-	"utility", "mobility", "proven", "best_move"};
-	Oid			types[10] = {INT8OID, JSONBOID, JSONBOID, INT4OID, TEXTOID, BOOLOID, JSONBOID, JSONBOID,
-	BOOLOID, INT8OID};
-	RowTable	table = {b->tree->relids[TREE_STATES], b->tree->states, columns, b->game->name};
+	RowTable	table = {b->tree->relids[TREE_STATES], b->tree->states,
+		tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), b->game->name};
 
-	if (states_seen >= 0 && tree_states(b->tree) != states_seen)
+	if (states_seen >= 0 && tree_state_count(b->tree) != states_seen)
 	{
 		b->tables_hold_rows_only = false;
 		read_stored(b, 0, b->nnodes);
@@ -592,8 +615,9 @@ insert_states(Batch *b, int64 states_seen, Stored *stored)
 		if (node->value.proven)
 			counts_proven(&stored->counts, node->depth, value_utility_json(b->codec, &node->value), 1);
 	}
-	stored->states += write_rows(NULL, &table, 10, types, n, fill_state, NULL, &rows,
-								 SPI_OK_INSERT, NULL);
+	stored->states += write_rows(NULL, &table, STATE_INSERTED,
+								 tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
+								 n, fill_state, NULL, &rows, SPI_OK_INSERT, NULL);
 	pfree(rows.states);
 }
 
@@ -605,22 +629,20 @@ fill_edge(void *arg, RowChunk *c, int k, int64 index)
 	const EdgeRow *edge = &rows->edges[index];
 	const BatchNode *child = &rows->b->nodes[edge->child];
 
-	row_set(c, 0, k, Int64GetDatum(edge->init), false);
-	row_set(c, 1, k, Int64GetDatum(edge->move), false);
-	row_set(c, 2, k, Int64GetDatum(child->id), false);
-	row_set_value(rows->b->codec, c, 3, k, &child->value, false);
+	row_set(c, EDGE_INIT_ID, k, Int64GetDatum(edge->init), false);
+	row_set(c, EDGE_MOVE_ID, k, Int64GetDatum(edge->move), false);
+	row_set(c, EDGE_NEXT_ID, k, Int64GetDatum(child->id), false);
+	row_set_value(rows->b->codec, c, EDGE_VALUE, k, &child->value, false);
 }
 
 /* Edges out of the states this batch expanded and stores, with their children's values. */
 static void
-insert_edges(Batch *b, Stored *stored)
+insert_edges(Batch *b, ExpansionCounts *stored)
 {
 	BatchRows	rows = {b};
 	int32		n = 0;
-	static const char *const columns[6] = {"init_id", "move_id", "next_id", "utility", "mobility",
-	"proven"};
-	Oid			types[6] = {INT8OID, INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID};
-	RowTable	table = {b->tree->relids[TREE_GRAPH], b->tree->graph, columns, NULL};
+	RowTable	table = {b->tree->relids[TREE_GRAPH], b->tree->graph,
+		tree_column_names(TREE_GRAPH, edge_columns, EDGE_INSERTED), NULL};
 
 	rows.edges = palloc_extended(Max(b->nedges, 1) * sizeof(EdgeRow), MCXT_ALLOC_HUGE);
 	for (int32 i = 0; i < b->nnodes; i++)
@@ -639,8 +661,9 @@ insert_edges(Batch *b, Stored *stored)
 	}
 	/* In key order, as the states. */
 	sort_by_key(rows.edges, n);
-	stored->edges += write_rows(NULL, &table, 6, types, n, fill_edge, NULL, &rows, SPI_OK_INSERT,
-								NULL);
+	stored->edges += write_rows(NULL, &table, EDGE_INSERTED,
+								tree_column_types(TREE_GRAPH, edge_columns, EDGE_INSERTED),
+								n, fill_edge, NULL, &rows, SPI_OK_INSERT, NULL);
 	pfree(rows.edges);
 }
 
@@ -664,7 +687,7 @@ taken_written(void *arg, int64 written)
 
 /* Writes the batch: moves, states, edges, then the frontier states it expanded. */
 static void
-store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
+store_batch(Batch *b, int32 nrows, int64 states_seen, ExpansionCounts *stored)
 {
 	const Tree *tree = b->tree;
 	Oid			arrays[2] = {INT8ARRAYOID, JSONBARRAYOID};
@@ -709,7 +732,7 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
 		counts_at(&stored->counts, b->nodes[r].depth)->expanded++;
 	stored->expanded += nrows;
 	stored->frontier -= nrows;
-	tree_count(tree, stored);
+	tree_add_counts(tree, stored);
 }
 
 /*
@@ -717,7 +740,7 @@ store_batch(Batch *b, int32 nrows, int64 states_seen, Stored *stored)
  * which the caller has locked, and stores what it found.
  */
 static void
-expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
+expand_rows(const Tree *tree, const GrowLimits *limits, ExpansionCounts *stored)
 {
 	SPITupleTable *rows = SPI_tuptable;
 	int32		nrows = SPI_processed;
@@ -738,11 +761,11 @@ expand_rows(const Tree *tree, const GrowLimits *limits, Stored *stored)
 		Jsonb	   *json = DatumGetJsonbP(SPI_getbinval(row, rows->tupdesc, 2, &isnull));
 		int32		depth = DatumGetInt32(SPI_getbinval(row, rows->tupdesc, 3, &isnull));
 
-		add_node(&b, id, gt_decode_state(tree->game, json), depth, NODE_ROW);
+		add_node(&b, id, gt_decode_state(tree->game, json), depth, NODE_TAKEN);
 	}
 	SPI_freetuptable(rows);
 	/* What the tree held before this batch looked up its states. */
-	states_seen = tree_states(tree);
+	states_seen = tree_state_count(tree);
 	/* Then what it finds cannot be stored (a fresh tree's first batch): no lookups. */
 	b.tables_hold_rows_only = states_seen == nrows;
 
@@ -792,7 +815,7 @@ int64
 tree_expand_states(const Tree *tree, const int64 *ids, int n, int64 *pending)
 {
 	GrowLimits	limits = {0};
-	Stored		stored = {0};
+	ExpansionCounts stored = {0};
 
 	/* SKIP LOCKED: a state a grow batch holds is being expanded there. */
 	spi_run_kept(psprintf("SELECT id, state, depth FROM %s WHERE id = ANY ($1) AND NOT expanded "
@@ -808,7 +831,7 @@ tree_expand_states(const Tree *tree, const int64 *ids, int n, int64 *pending)
 }
 
 void
-tree_insert_root(const Tree *tree, const GameState *root, Stored *stored)
+tree_insert_root(const Tree *tree, const GameState *root, ExpansionCounts *stored)
 {
 	GrowLimits	limits = {0};
 	Batch		b;
@@ -818,17 +841,13 @@ tree_insert_root(const Tree *tree, const GameState *root, Stored *stored)
 	insert_states(&b, -1, stored);
 }
 
-PG_FUNCTION_INFO_V1(gametree_expand);
-Datum
-gametree_expand(PG_FUNCTION_ARGS)
+int64
+expand_state(text *name, int64 state_id)
 {
-	int64		state_id = PG_GETARG_INT64(1);
-	Stored		stored = {0};
+	ExpansionCounts stored = {0};
 	GrowLimits	limits = {0};
-	Tree	   *tree;
+	Tree	   *tree = tree_open(name, TREE_WRITE);
 
-	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
 
 	/*
@@ -859,12 +878,11 @@ gametree_expand(PG_FUNCTION_ARGS)
 					 errhint("State ids are the id column of %s.", tree->states)));
 	}
 	tree_close(tree);
-	SPI_finish();
-	PG_RETURN_INT32((int32) stored.edges);
+	return stored.edges;
 }
 
 void
-tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *stored)
+tree_grow_batch(const Tree *tree, const GrowLimits *limits, ExpansionCounts *stored)
 {
 	/* Breadth first; SKIP LOCKED lets concurrent sessions share the frontier. */
 	spi_run_kept(psprintf("SELECT id, state, depth FROM %s WHERE NOT expanded AND depth < $1 "
@@ -878,41 +896,24 @@ tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *stored)
 		SPI_freetuptable(SPI_tuptable);
 }
 
-PG_FUNCTION_INFO_V1(gametree_grow_step);
-Datum
-gametree_grow_step(PG_FUNCTION_ARGS)
+void
+grow_step(text *name, int32 batch_size, int32 max_depth, ExpansionCounts *stored)
 {
 	GrowLimits	limits = {0};
-	Stored		stored = {0};
-	TupleDesc	desc;
-	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
 	Tree	   *tree;
 
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		PG_RETURN_NULL();
-	limits.batch_size = PG_GETARG_INT32(1);
-	limits.max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
-	if (limits.batch_size < 1)
+	if (batch_size < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("batch_size must be positive, not %d", limits.batch_size)));
-	if (limits.max_depth < 0)
+				 errmsg("batch_size must be positive, not %d", batch_size)));
+	if (max_depth < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_depth must not be negative, not %d", limits.max_depth)));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "grow_step must return a row");
-
-	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
+				 errmsg("max_depth must not be negative, not %d", max_depth)));
+	limits.batch_size = batch_size;
+	limits.max_depth = max_depth;
+	tree = tree_open(name, TREE_WRITE);
 	tree_hold_tables(tree);
-	tree_grow_batch(tree, &limits, &stored);
+	tree_grow_batch(tree, &limits, stored);
 	tree_close(tree);
-	SPI_finish();
-
-	values[0] = Int64GetDatum(stored.expanded);
-	values[1] = Int64GetDatum(stored.states);
-	values[2] = Int64GetDatum(stored.edges);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

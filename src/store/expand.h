@@ -4,7 +4,7 @@
 #ifndef GAMETREE_EXPAND_H
 #define GAMETREE_EXPAND_H
 
-#include "store/tree.h"
+#include "store/catalog.h"
 #include "utils/timestamp.h"
 
 /* What one batch may do. */
@@ -33,7 +33,7 @@ typedef struct GrowLimits
  * session holds, shallowest first, and stores what it found, counted as
  * pending propagation.  Adds what it stored to *stored.
  */
-extern void tree_grow_batch(const Tree *tree, const GrowLimits *limits, Stored *stored);
+extern void tree_grow_batch(const Tree *tree, const GrowLimits *limits, ExpansionCounts *stored);
 
 /*
  * Expands the states of ids that are stored and not expanded, skipping
@@ -47,6 +47,17 @@ extern int64 tree_expand_states(const Tree *tree, const int64 *ids, int n, int64
 extern int64 tree_move_id(Jsonb *move);
 
 /* Stores the root of a new tree, adding it to *stored. */
-extern void tree_insert_root(const Tree *tree, const GameState *root, Stored *stored);
+extern void tree_insert_root(const Tree *tree, const GameState *root, ExpansionCounts *stored);
+
+/*
+ * expand(tree, state_id): expands the state (a no-op when it is expanded)
+ * and propagates its value up; returns the edges it stored.
+ */
+extern int64 expand_state(text *name, int64 state_id);
+/*
+ * grow_step(tree, batch_size, max_depth): one batch of at most batch_size
+ * frontier states shallower than max_depth; *stored gets what it stored.
+ */
+extern void grow_step(text *name, int32 batch_size, int32 max_depth, ExpansionCounts *stored);
 
 #endif

@@ -23,15 +23,13 @@
 #include "catalog/pg_type.h"
 #include "store/settings.h"
 #include "executor/spi.h"
-#include "fmgr.h"
 #include "gdl/gdl.h"
 #include "miscadmin.h"
-#include "nodes/parsenodes.h"
 #include "store/expand.h"
+#include "store/grow.h"
 #include "store/propagate.h"
 #include "utils/memutils.h"
 #include "utils/builtins.h"
-#include "utils/datetime.h"
 #include "utils/timestamp.h"
 
 /* Batches stay within half the progress interval, and never shrink below this. */
@@ -88,6 +86,15 @@ commit_if_possible(const GrowJob *job)
 	job->tree->path_level = gt_pin_search_path();
 }
 
+/* This session's row in gametree.grow_progress. */
+static void
+update_progress(const GrowJob *job, bool done)
+{
+	double		seconds = Max((GetCurrentTimestamp() - job->began) / 1e6, 1e-6);
+
+	catalog_update_progress(job->tree, job->expanded, job->stored / seconds, done);
+}
+
 static int64
 int8_result(int column)
 {
@@ -108,42 +115,6 @@ read_counters(const GrowJob *job)
 	c.frontier = int8_result(3);
 	SPI_freetuptable(SPI_tuptable);
 	return c;
-}
-
-/*
- * This session's row in gametree.grow_progress, replacing rows of sessions
- * that have ended (killed ones included) and an earlier one of this session.
- */
-static void
-start_progress(const GrowJob *job)
-{
-	catalog_forget_ended_sessions();
-	spi_run_as_catalog_owner("DELETE FROM gametree.grow_progress WHERE pid = pg_backend_pid()",
-				0, NULL, NULL, SPI_OK_DELETE);
-	spi_run_as_catalog_owner("INSERT INTO gametree.grow_progress (pid, backend_start, schema, tree, started, updated, "
-				"states, edges, frontier, owner) "
-				"SELECT pg_backend_pid(), $3, t.schema, t.name, now(), now(), t.states, t.edges, "
-				"t.frontier, $4 FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2",
-				4, (Oid[]) {NAMEOID, TEXTOID, TIMESTAMPTZOID, NAMEOID},
-				(Datum[]) {name_datum(job->tree->schema), CStringGetTextDatum(job->tree->name),
-					TimestampTzGetDatum(MyStartTimestamp),
-				name_datum(GetUserNameFromId(GetUserId(), false))}, SPI_OK_INSERT);
-}
-
-static void
-update_progress(const GrowJob *job, bool done)
-{
-	double		seconds = Max((GetCurrentTimestamp() - job->began) / 1e6, 1e-6);
-
-	spi_run_as_catalog_owner("UPDATE gametree.grow_progress p "
-				"SET updated = clock_timestamp(), expanded = $3, states = c.states, "
-				"edges = c.edges, frontier = c.frontier, rate = $4, done = $5 "
-				"FROM gametree.trees c "
-				"WHERE p.pid = pg_backend_pid() AND c.schema = $1 AND c.name = $2",
-				5, (Oid[]) {NAMEOID, TEXTOID, INT8OID, FLOAT8OID, BOOLOID},
-				(Datum[]) {name_datum(job->tree->schema), CStringGetTextDatum(job->tree->name),
-					Int64GetDatum(job->expanded), Float8GetDatum(job->stored / seconds),
-				BoolGetDatum(done)}, SPI_OK_UPDATE);
 }
 
 /* A NOTICE naming the phase, at most once per progress interval. */
@@ -263,7 +234,7 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 	double		seconds;
 	double		target = gt_progress_interval / 2000.0;
 	GrowLimits	limits = {0};
-	Stored		stored = {0};
+	ExpansionCounts stored = {0};
 	MemoryContext outer = MemoryContextSwitchTo(job->batch_cxt);
 
 	limits.batch_size = budget;
@@ -468,42 +439,22 @@ grow_until_done(GrowJob *job)
 	commit_if_possible(job);
 }
 
-PG_FUNCTION_INFO_V1(gametree_grow);
-Datum
-gametree_grow(PG_FUNCTION_ARGS)
+void
+grow_tree(text *name, int64 max_states, int32 max_depth, int64 time_limit, bool can_commit)
 {
-	CallContext *call = (CallContext *) fcinfo->context;
 	GrowJob		job = {0};
-	Interval   *limit = PG_ARGISNULL(3) ? NULL : PG_GETARG_INTERVAL_P(3);
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("tree must not be NULL")));
-	if ((!PG_ARGISNULL(1) && PG_GETARG_INT64(1) < 0) ||
-		(!PG_ARGISNULL(2) && PG_GETARG_INT32(2) < 0) ||
-		(limit != NULL && gt_interval_usecs(limit) < 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("grow limits must not be negative"),
-				 errdetail("max_states %s, max_depth %s, time_limit %s",
-						   PG_ARGISNULL(1) ? "NULL" : psprintf(INT64_FORMAT, PG_GETARG_INT64(1)),
-						   PG_ARGISNULL(2) ? "NULL" : psprintf("%d", PG_GETARG_INT32(2)),
-						   limit == NULL ? "NULL" :
-						   DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(limit))))));
-
-	job.can_commit = call != NULL && IsA(call, CallContext) && !call->atomic;
-	job.max_states = PG_ARGISNULL(1) ? -1 : PG_GETARG_INT64(1);
-	job.max_depth = PG_ARGISNULL(2) ? PG_INT32_MAX : PG_GETARG_INT32(2);
+	job.can_commit = can_commit;
+	job.max_states = max_states;
+	job.max_depth = max_depth;
 	job.began = job.noticed = GetCurrentTimestamp();
-	if (limit != NULL)
-		job.deadline = job.began + gt_interval_usecs(limit);
+	if (time_limit >= 0)
+		job.deadline = job.began + time_limit;
 	job.propagate_at = job.began + (int64) gt_propagate_interval * 1000;
 	/* Start small: the first NOTICE comes within a second even for slow games. */
 	job.batch = Min(MIN_BATCH * 4, gt_grow_batch_size);
 
-	SPI_connect_ext(job.can_commit ? SPI_OPT_NONATOMIC : 0);
-	job.tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
+	job.tree = tree_open(name, TREE_WRITE);
 	job.batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree grow batch",
 										  ALLOCSET_DEFAULT_SIZES);
 	/*
@@ -512,7 +463,7 @@ gametree_grow(PG_FUNCTION_ARGS)
 	 * tree's progress rows), kept until the transaction ends.
 	 */
 	tree_hold_tables(job.tree);
-	start_progress(&job);
+	catalog_start_progress(job.tree);
 	tree_release_tables(job.tree);
 	/* Its commits must not free the game if another session replaces it (load_game.c). */
 	gdl_hold_game(job.tree->game);
@@ -526,6 +477,4 @@ gametree_grow(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 	tree_close(job.tree);
-	SPI_finish();
-	PG_RETURN_VOID();
 }

@@ -30,9 +30,9 @@
 #include "core/idindex.h"
 #include "store/settings.h"
 #include "executor/spi.h"
-#include "fmgr.h"
 #include "miscadmin.h"
-#include "store/counts.h"
+#include "lib/stringinfo.h"
+#include "store/catalog.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
 #include "utils/builtins.h"
@@ -75,7 +75,7 @@ typedef struct GraphNode
 	int64		stored_best_move;	/* as in its row */
 	int8		mover;
 	uint8		flags;
-	/* the packed value follows, then the packed value as in its row */
+	/* the packed value follows (NODE_VALUE), then the packed value as in its row (NODE_ROW_VALUE) */
 } GraphNode;
 
 typedef struct GraphEdge
@@ -114,7 +114,7 @@ typedef struct Graph
 
 #define NODE(g, i) ((GraphNode *) ((g)->nodes + (Size) (i) * (g)->node_size))
 #define NODE_VALUE(g, i) ((char *) NODE(g, i) + MAXALIGN(sizeof(GraphNode)))
-#define NODE_STORED(g, i) (NODE_VALUE(g, i) + MAXALIGN((g)->layout.size))
+#define NODE_ROW_VALUE(g, i) (NODE_VALUE(g, i) + MAXALIGN((g)->layout.size))
 #define EDGE(g, i) ((GraphEdge *) ((g)->edges + (Size) (i) * (g)->edge_size))
 #define EDGE_VALUE(g, i) ((char *) EDGE(g, i) + MAXALIGN(sizeof(GraphEdge)))
 
@@ -137,7 +137,7 @@ pack(const Layout *l, const Value *v, char *p)
 	p[0] = (v->known ? PACKED_KNOWN : 0) | (v->proven ? PACKED_PROVEN : 0);
 	for (int r = 0; r < l->nroles; r++)
 	{
-		int16		u = v->known ? (int16) rint(v->utility[r] * 100.0) : 0;
+		int16		u = v->known ? (int16) rint(v->utility[r] * GT_HUNDREDTHS) : 0;
 
 		memcpy(p + l->utility_at + r * sizeof(int16), &u, sizeof(int16));
 		memcpy(p + l->mobility_at + r * sizeof(int32), &v->mobility[r], sizeof(int32));
@@ -156,7 +156,7 @@ unpack(const Layout *l, const char *p, int64 move_id, Value *v)
 		int16		u;
 
 		memcpy(&u, p + l->utility_at + r * sizeof(int16), sizeof(int16));
-		v->utility[r] = u / 100.0;
+		v->utility[r] = u / (double) GT_HUNDREDTHS;
 		memcpy(&v->mobility[r], p + l->mobility_at + r * sizeof(int32), sizeof(int32));
 	}
 }
@@ -274,26 +274,93 @@ leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, V
 	}
 }
 
+/*
+ * The columns of the states and edges propagation reads, named once: the
+ * SELECT lists are made of these (select_list), and the rows are read by
+ * these positions.
+ */
+typedef enum NodeColumn
+{
+	NODE_COL_ID,
+	NODE_COL_CONTROL,
+	NODE_COL_GOAL,
+	NODE_COL_EXPANDED,
+	NODE_COL_UTILITY,
+	NODE_COL_MOBILITY,
+	NODE_COL_PROVEN,
+	NODE_COL_BEST_MOVE,
+	NODE_COL_STATE,
+	NODE_COLS
+} NodeColumn;
+
+static const char *const node_columns[NODE_COLS] = {
+	[NODE_COL_ID] = "s.id",
+	[NODE_COL_CONTROL] = "s.control",
+	[NODE_COL_GOAL] = "s.goal",
+	[NODE_COL_EXPANDED] = "s.expanded",
+	[NODE_COL_UTILITY] = "s.utility",
+	[NODE_COL_MOBILITY] = "s.mobility",
+	[NODE_COL_PROVEN] = "s.proven",
+	[NODE_COL_BEST_MOVE] = "s.best_move",
+	/* Only leaf_value reads it: from scratch ($1), of a state valued by the game's estimate. */
+	[NODE_COL_STATE] = "CASE WHEN $1 AND s.goal IS NULL AND NOT s.expanded THEN s.state END",
+};
+
+typedef enum EdgeColumn
+{
+	EDGE_COL_INIT_ID,
+	EDGE_COL_MOVE_ID,
+	EDGE_COL_NEXT_ID,
+	EDGE_COL_UTILITY,
+	EDGE_COL_MOBILITY,
+	EDGE_COL_PROVEN,
+	EDGE_COLS
+} EdgeColumn;
+
+static const char *const edge_columns[EDGE_COLS] = {
+	[EDGE_COL_INIT_ID] = "g.init_id",
+	[EDGE_COL_MOVE_ID] = "g.move_id",
+	[EDGE_COL_NEXT_ID] = "g.next_id",
+	[EDGE_COL_UTILITY] = "g.utility",
+	[EDGE_COL_MOBILITY] = "g.mobility",
+	[EDGE_COL_PROVEN] = "g.proven",
+};
+
+/* "SELECT columns FROM from": the columns joined with commas. */
+static char *
+select_list(const char *const *columns, int n, const char *from)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	for (int c = 0; c < n; c++)
+		appendStringInfo(&sql, "%s%s", c > 0 ? ", " : "", columns[c]);
+	appendStringInfo(&sql, " FROM %s", from);
+	return sql.data;
+}
+
 static void
 add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 {
-	bool		null[9];
-	Datum		col[9];
-	GraphNode	   *node;
+	bool		null[NODE_COLS];
+	Datum		col[NODE_COLS];
+	GraphNode  *node;
 	Value		v;
 
-	for (int c = 0; c < 9; c++)
+	for (int c = 0; c < NODE_COLS; c++)
 		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
 	make_room(g, &g->nodes, &g->maxnodes, g->nnodes, g->node_size, "states");
 	node = NODE(g, g->nnodes);
 	memset(node, 0, g->node_size);
-	/* id, control, goal, expanded, utility, mobility, proven, best_move, state */
-	node->id = DatumGetInt64(col[0]);
-	node->mover = role_of(g->game, col[1], null[1]);
-	node->stored_best_move = node->best_move = null[7] ? 0 : DatumGetInt64(col[7]);
-	value_read(g->codec, col[4], null[4], col[5], null[5], DatumGetBool(col[6]), &v);
-	pack(&g->layout, &v, NODE_STORED(g, g->nnodes));
-	if (null[2] && DatumGetBool(col[3]))
+	node->id = DatumGetInt64(col[NODE_COL_ID]);
+	node->mover = role_of(g->game, col[NODE_COL_CONTROL], null[NODE_COL_CONTROL]);
+	node->stored_best_move = node->best_move =
+		null[NODE_COL_BEST_MOVE] ? 0 : DatumGetInt64(col[NODE_COL_BEST_MOVE]);
+	value_read(g->codec, col[NODE_COL_UTILITY], null[NODE_COL_UTILITY], col[NODE_COL_MOBILITY],
+			   null[NODE_COL_MOBILITY], DatumGetBool(col[NODE_COL_PROVEN]), &v);
+	pack(&g->layout, &v, NODE_ROW_VALUE(g, g->nnodes));
+	if (null[NODE_COL_GOAL] && DatumGetBool(col[NODE_COL_EXPANDED]))
 		node->flags |= NODE_EVALUATE;
 	/* From scratch, nothing that propagation computes is taken from the row. */
 	if (from_scratch)
@@ -301,7 +368,7 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 		if (node->flags & NODE_EVALUATE)
 			value_unknown(g->game, &v);
 		else
-			leaf_value(g, col[2], null[2], col[8], null[8], &v);
+			leaf_value(g, col[NODE_COL_GOAL], null[NODE_COL_GOAL], col[NODE_COL_STATE], null[NODE_COL_STATE], &v);
 		node->best_move = 0;
 	}
 	pack(&g->layout, &v, NODE_VALUE(g, g->nnodes));
@@ -311,25 +378,25 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 static void
 add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 {
-	bool		null[6];
-	Datum		col[6];
-	GraphEdge	   *edge;
+	bool		null[EDGE_COLS];
+	Datum		col[EDGE_COLS];
+	GraphEdge  *edge;
 	Value		v;
 	int32		init;
 
-	for (int c = 0; c < 6; c++)
+	for (int c = 0; c < EDGE_COLS; c++)
 		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
-	/* init_id, move_id, next_id, utility, mobility, proven */
-	init = id_index_find(&g->node_ids, DatumGetInt64(col[0]));
+	init = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_INIT_ID]));
 	if (init < 0 || !(NODE(g, init)->flags & NODE_EVALUATE))
 		return;
 	make_room(g, &g->edges, &g->maxedges, g->nedges, g->edge_size, "edges");
 	edge = EDGE(g, g->nedges);
 	memset(edge, 0, g->edge_size);
 	edge->init = init;
-	edge->move_id = DatumGetInt64(col[1]);
-	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[2]));
-	value_read(g->codec, col[3], null[3], col[4], null[4], DatumGetBool(col[5]), &v);
+	edge->move_id = DatumGetInt64(col[EDGE_COL_MOVE_ID]);
+	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_NEXT_ID]));
+	value_read(g->codec, col[EDGE_COL_UTILITY], null[EDGE_COL_UTILITY], col[EDGE_COL_MOBILITY],
+			   null[EDGE_COL_MOBILITY], DatumGetBool(col[EDGE_COL_PROVEN]), &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
 	g->nedges++;
 }
@@ -423,7 +490,7 @@ static bool
 evaluate_node(Graph *g, int32 i, Value *moves)
 {
 	const Game *game = g->game;
-	GraphNode	   *node = NODE(g, i);
+	GraphNode  *node = NODE(g, i);
 	int32		first = g->edge_start[i];
 	int32		n = g->edge_start[i + 1] - first;
 	Value		old,
@@ -438,13 +505,13 @@ evaluate_node(Graph *g, int32 i, Value *moves)
 				 errhint("Delete the rows that gametree did not write, or drop the tree.")));
 	for (int32 k = 0; k < n; k++)
 	{
-		GraphEdge	   *edge = EDGE(g, first + k);
+		GraphEdge  *edge = EDGE(g, first + k);
 
 		if (edge->child < 0)
 			unpack(&g->layout, EDGE_VALUE(g, first + k), edge->move_id, &moves[k]);
 		else
 		{
-			GraphNode	   *child = NODE(g, edge->child);
+			GraphNode  *child = NODE(g, edge->child);
 
 			unpack(&g->layout, NODE_VALUE(g, edge->child), edge->move_id, &moves[k]);
 			if ((child->flags & NODE_EVALUATE) &&
@@ -547,7 +614,7 @@ static bool
 node_changed(const Graph *g, int64 i)
 {
 	return NODE(g, i)->best_move != NODE(g, i)->stored_best_move ||
-		memcmp(NODE_VALUE(g, i), NODE_STORED(g, i), g->layout.size) != 0;
+		memcmp(NODE_VALUE(g, i), NODE_ROW_VALUE(g, i), g->layout.size) != 0;
 }
 
 /* What the writing of changes reads: the graph, which rows, and how far it is. */
@@ -727,11 +794,6 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 	}
 }
 
-/* The states columns add_node reads, in its order. */
-#define NODE_COLUMNS "s.id, s.control, s.goal, s.expanded, s.utility, s.mobility, s.proven, " \
-	"s.best_move, CASE WHEN $1 AND s.goal IS NULL AND NOT s.expanded THEN s.state END"
-#define EDGE_COLUMNS "g.init_id, g.move_id, g.next_id, g.utility, g.mobility, g.proven"
-
 /* Propagation over the graph read: evaluation, then writing.  Frees it. */
 static bool
 evaluate_and_write(Graph *g, TimestampTz began, PropagateResult *result)
@@ -778,13 +840,13 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	graph_init(&g, tree, control);
 	g.writes_seen = writes;
 	/* Nodes first: edges are kept only from nodes that are valued from them. */
-	complete = read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s", tree->states),
+	complete = read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)),
 						 1, (Oid[]) {BOOLOID}, (Datum[]) {BoolGetDatum(from_scratch)},
 						 "reading states", states, from_scratch, false);
 	if (complete)
 	{
 		index_nodes(&g);
-		complete = read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g", tree->graph),
+		complete = read_rows(&g, select_list(edge_columns, EDGE_COLS, psprintf("%s g", tree->graph)),
 							 0, NULL, NULL, "reading edges", edges, false, true);
 	}
 	if (!complete)
@@ -802,11 +864,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	 * was left to a batch that may yet fail.  Otherwise pending stays.
 	 */
 	tree_lock(tree);
-	spi_run_as_catalog_owner("UPDATE gametree.trees SET pending = $4 WHERE schema = $1 AND name = $2 AND writes = $3",
-				4, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID},
-				(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
-				Int64GetDatum(writes), Int64GetDatum(result->skipped > 0 ? 1 : 0)}, SPI_OK_UPDATE);
-	result->superseded = SPI_processed == 0;
+	result->superseded = !catalog_settle_pending(tree, writes, result->skipped > 0 ? 1 : 0);
 	return !result->superseded;
 }
 
@@ -888,7 +946,7 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 
 	graph_init(&g, tree, &control);
 	/* The states and their ancestors; their other children count by their edges' copies. */
-	if (!read_rows(&g, psprintf("SELECT " NODE_COLUMNS " FROM %s s WHERE s.id = ANY ($2)", tree->states),
+	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE s.id = ANY ($2)", tree->states)),
 				   2, (Oid[]) {BOOLOID, INT8ARRAYOID},
 				   (Datum[]) {BoolGetDatum(false), ancestors(tree, ids, n)}, "reading ancestors", 0, false,
 				   false))
@@ -897,8 +955,8 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 		return false;
 	}
 	index_nodes(&g);
-	if (!read_rows(&g, psprintf("SELECT " EDGE_COLUMNS " FROM %s g WHERE g.init_id = ANY ($1)",
-								tree->graph),
+	if (!read_rows(&g, select_list(edge_columns, EDGE_COLS,
+								   psprintf("%s g WHERE g.init_id = ANY ($1)", tree->graph)),
 				   1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true))
 	{
 		MemoryContextDelete(g.cxt);
@@ -907,23 +965,18 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 	return evaluate_and_write(&g, GetCurrentTimestamp(), &result);
 }
 
-PG_FUNCTION_INFO_V1(gametree_propagate);
-Datum
-gametree_propagate(PG_FUNCTION_ARGS)
+int64
+propagate_tree(text *name, bool from_scratch)
 {
-	bool		from_scratch = PG_GETARG_BOOL(1);
 	PropagateControl control = {0};
 	PropagateResult result;
-	Tree	   *tree;
+	Tree	   *tree = tree_open(name, TREE_WRITE);
 
-	SPI_connect();
-	tree = tree_open(PG_GETARG_TEXT_PP(0), TREE_WRITE);
 	tree_hold_tables(tree);
 	tree_propagate(tree, from_scratch, &control, &result);
 	/* From scratch nothing is taken from the rows' values: nor from the counts (rows written by hand). */
 	if (from_scratch)
 		tree_recount(tree);
 	tree_close(tree);
-	SPI_finish();
-	PG_RETURN_INT64(result.evaluations);
+	return result.evaluations;
 }

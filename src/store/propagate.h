@@ -47,4 +47,10 @@ extern bool tree_propagate(const Tree *tree, bool from_scratch, PropagateControl
  */
 extern bool tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadline);
 
+/*
+ * propagate(tree, from_scratch): tree_propagate without a deadline, and
+ * from scratch a recount; returns the evaluations.
+ */
+extern int64 propagate_tree(text *name, bool from_scratch);
+
 #endif

@@ -170,9 +170,9 @@ value_read(ValueCodec *codec, Datum utility, bool utility_null, Datum mobility,
 	out->proven = proven;
 	if (!utility_null)
 	{
-		decode_roles(codec, DECODED_UTILITY, utility, -1, GT_GOAL_MAX, 100.0, numbers);
+		decode_roles(codec, DECODED_UTILITY, utility, -1, GT_GOAL_MAX, GT_HUNDREDTHS, numbers);
 		for (int r = 0; r < game->nroles; r++)
-			out->utility[r] = numbers[r] / 100.0;
+			out->utility[r] = numbers[r] / (double) GT_HUNDREDTHS;
 	}
 	if (!mobility_null)
 	{
@@ -197,7 +197,7 @@ encode_roles(ValueCodec *codec, int kind, const int32 *numbers)
 	for (int r = 0; r < game->nroles; r++)
 	{
 		known[r] = kind == ENCODED_UTILITY || numbers[r] >= 0;
-		values[r] = kind == ENCODED_UTILITY ? numbers[r] / 100.0 : numbers[r];
+		values[r] = kind == ENCODED_UTILITY ? numbers[r] / (double) GT_HUNDREDTHS : numbers[r];
 	}
 	json = gt_encode_role_values(game, values, known);
 	remember(codec, kind, hash, json, numbers);
@@ -212,7 +212,7 @@ value_utility_json(ValueCodec *codec, const Value *v)
 	if (!v->known)
 		return NULL;
 	for (int r = 0; r < codec->game->nroles; r++)
-		hundredths[r] = (int32) rint(v->utility[r] * 100.0);
+		hundredths[r] = (int32) rint(v->utility[r] * GT_HUNDREDTHS);
 	return encode_roles(codec, ENCODED_UTILITY, hundredths);
 }
 

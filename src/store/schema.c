@@ -8,19 +8,19 @@
 #include "store/schema.h"
 #include "utils/builtins.h"
 
-static const TreeColumn states_columns[] = {
+static const TreeColumn states_columns[STATES_COLUMNS + 1] = {
 	/* The id is the position's hash, so the key keeps positions unique. */
-	{"id", INT8OID, "bigint PRIMARY KEY", true},
-	{"state", JSONBOID, "jsonb NOT NULL", true},
-	{"goal", JSONBOID, "jsonb", false},
-	{"depth", INT4OID, "integer NOT NULL", true},
-	{"control", TEXTOID, "text", false},
-	{"expanded", BOOLOID, "boolean NOT NULL DEFAULT false", true},
-	{"utility", JSONBOID, "jsonb", false},
-	{"mobility", JSONBOID, "jsonb", false},
-	{"proven", BOOLOID, "boolean NOT NULL DEFAULT false", true},
-	{"best_move", INT8OID, "bigint", false},
-	{NULL}
+	[STATES_ID] = {"id", INT8OID, "bigint PRIMARY KEY", true},
+	[STATES_STATE] = {"state", JSONBOID, "jsonb NOT NULL", true},
+	[STATES_GOAL] = {"goal", JSONBOID, "jsonb", false},
+	[STATES_DEPTH] = {"depth", INT4OID, "integer NOT NULL", true},
+	[STATES_CONTROL] = {"control", TEXTOID, "text", false},
+	[STATES_EXPANDED] = {"expanded", BOOLOID, "boolean NOT NULL DEFAULT false", true},
+	[STATES_UTILITY] = {"utility", JSONBOID, "jsonb", false},
+	[STATES_MOBILITY] = {"mobility", JSONBOID, "jsonb", false},
+	[STATES_PROVEN] = {"proven", BOOLOID, "boolean NOT NULL DEFAULT false", true},
+	[STATES_BEST_MOVE] = {"best_move", INT8OID, "bigint", false},
+	[STATES_COLUMNS] = {NULL}
 };
 
 static const TreeColumn moves_columns[] = {
@@ -33,28 +33,58 @@ static const TreeColumn moves_columns[] = {
  * No foreign keys: a batch writes an edge in the transaction that stores
  * both ends, and a lookup per row would halve the insert rate.
  */
-static const TreeColumn graph_columns[] = {
-	{"init_id", INT8OID, "bigint NOT NULL", true},
-	{"move_id", INT8OID, "bigint NOT NULL", true},
-	{"next_id", INT8OID, "bigint NOT NULL", true},
-	{"utility", JSONBOID, "jsonb", false},
-	{"mobility", JSONBOID, "jsonb", false},
-	{"visits", INT4OID, "integer NOT NULL DEFAULT 0", true},
-	{"total", JSONBOID, "jsonb", false},
-	{"proven", BOOLOID, "boolean NOT NULL DEFAULT false", true},
-	{NULL}
+static const TreeColumn graph_columns[GRAPH_COLUMNS + 1] = {
+	[GRAPH_INIT_ID] = {"init_id", INT8OID, "bigint NOT NULL", true},
+	[GRAPH_MOVE_ID] = {"move_id", INT8OID, "bigint NOT NULL", true},
+	[GRAPH_NEXT_ID] = {"next_id", INT8OID, "bigint NOT NULL", true},
+	[GRAPH_UTILITY] = {"utility", JSONBOID, "jsonb", false},
+	[GRAPH_MOBILITY] = {"mobility", JSONBOID, "jsonb", false},
+	[GRAPH_VISITS] = {"visits", INT4OID, "integer NOT NULL DEFAULT 0", true},
+	[GRAPH_TOTAL] = {"total", JSONBOID, "jsonb", false},
+	[GRAPH_PROVEN] = {"proven", BOOLOID, "boolean NOT NULL DEFAULT false", true},
+	[GRAPH_COLUMNS] = {NULL}
 };
 
 const TreeTable tree_tables[TREE_TABLES] = {
-	{"_states", states_columns, "CHECK (id = gametree.state_hash(%1$s, state))", "",
+	{TREE_STATES_SUFFIX, states_columns, "CHECK (id = gametree.state_hash(%1$s, state))", "",
 		"CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded",
 	"gametree %1$s tree %2$s: one row per distinct position, id = gametree.state_hash"},
-	{"_moves", moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
+	{TREE_MOVES_SUFFIX, moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
 	/* Fillfactor 80 leaves room for propagation's in-page (HOT) updates. */
-	{"_graph", graph_columns, "PRIMARY KEY (init_id, move_id)", " WITH (fillfactor = 80)",
+	{TREE_GRAPH_SUFFIX, graph_columns, "PRIMARY KEY (init_id, move_id)", " WITH (fillfactor = 80)",
 		"CREATE INDEX ON %1$s (next_id)",
 	"gametree %1$s tree %2$s: edges state -> move -> state with utility, mobility, visits, total"},
 };
+
+StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
+				 "TREE_SUFFIX_MAX is the longest suffix");
+
+char *
+tree_table_name(const char *tree, int table)
+{
+	return psprintf("%s%s", tree, tree_tables[table].suffix);
+}
+
+const char *const *
+tree_column_names(int table, const int *columns, int n)
+{
+	const char **names = palloc(n * sizeof(char *));
+
+	for (int c = 0; c < n; c++)
+		names[c] = tree_tables[table].columns[columns[c]].name;
+	return names;
+}
+
+Oid *
+tree_column_types(int table, const int *columns, int n)
+{
+	Oid		   *types = palloc(n * sizeof(Oid));
+
+	for (int c = 0; c < n; c++)
+		types[c] = tree_tables[table].columns[columns[c]].type;
+	return types;
+}
 
 char *
 tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, const char *tree)

@@ -1,7 +1,8 @@
 /*
  * schema.h: the tables of a tree, defined once: create_tree makes them from
- * this (catalog.c), and every call checks the columns it reads against it
- * (tree.c).
+ * this (create.c), every call checks the columns it reads against it
+ * (tree.c), and the batches insert their rows by these columns (expand.c).
+ * A tree's tables are named after it with the suffixes below.
  */
 #ifndef GAMETREE_SCHEMA_H
 #define GAMETREE_SCHEMA_H
@@ -35,6 +36,50 @@ enum
 };
 
 extern const TreeTable tree_tables[TREE_TABLES];
+
+/* The columns of _states and of _graph, by their position in the table. */
+typedef enum StatesColumn
+{
+	STATES_ID,
+	STATES_STATE,
+	STATES_GOAL,
+	STATES_DEPTH,
+	STATES_CONTROL,
+	STATES_EXPANDED,
+	STATES_UTILITY,
+	STATES_MOBILITY,
+	STATES_PROVEN,
+	STATES_BEST_MOVE,
+	STATES_COLUMNS
+} StatesColumn;
+
+typedef enum GraphColumn
+{
+	GRAPH_INIT_ID,
+	GRAPH_MOVE_ID,
+	GRAPH_NEXT_ID,
+	GRAPH_UTILITY,
+	GRAPH_MOBILITY,
+	GRAPH_VISITS,
+	GRAPH_TOTAL,
+	GRAPH_PROVEN,
+	GRAPH_COLUMNS
+} GraphColumn;
+
+/* The suffixes of a tree's tables' names (tree_tables), and the longest of them. */
+#define TREE_STATES_SUFFIX "_states"
+#define TREE_MOVES_SUFFIX "_moves"
+#define TREE_GRAPH_SUFFIX "_graph"
+#define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
+/* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
+#define TREE_NAME_MAX (NAMEDATALEN - 1 - TREE_SUFFIX_MAX)
+
+/* The name of one of a tree's tables (unqualified, unquoted). */
+extern char *tree_table_name(const char *tree, int table);
+
+/* The names and types of n columns of a table (positions as above), in the order given. */
+extern const char *const *tree_column_names(int table, const int *columns, int n);
+extern Oid *tree_column_types(int table, const int *columns, int n);
 
 /* The statements that create one of a tree's tables. */
 extern char *tree_table_ddl(const TreeTable *table, const char *qualified, const char *game,

@@ -1,6 +1,6 @@
 /*
- * tree.c: finding a tree and its tables, the tree lock and counters, and the
- * SPI helpers the tree functions share.
+ * tree.c: finding a tree and its tables, the tree lock, its catalog row,
+ * and the SPI helpers the tree functions share (tree.h).
  */
 #include "postgres.h"
 
@@ -101,9 +101,10 @@ relation_has_rules(Oid relid)
  * them with: the owner may have altered it.  Ereports otherwise.
  */
 static Oid
-tree_table(const Tree *tree, Oid schema, const TreeTable *definition)
+tree_table(const Tree *tree, Oid schema, int which)
 {
-	char	   *relname = psprintf("%s%s", tree->name, definition->suffix);
+	const TreeTable *definition = &tree_tables[which];
+	char	   *relname = tree_table_name(tree->name, which);
 	char	   *table = quote_qualified_identifier(tree->schema, relname);
 	Oid			relid = OidIsValid(schema) ? get_relname_relid(relname, schema) : InvalidOid;
 
@@ -160,7 +161,7 @@ tree_find(text *name)
 		path = search_path_names();
 	tree->path_level = gt_pin_search_path();
 	if (schema != NULL)
-		spi_run("SELECT schema, game, root_id, owner FROM gametree.trees WHERE schema = $1 AND name = $2",
+		spi_run("SELECT schema, game, root_id, owner FROM gametree.trees WHERE " TREE_KEY(""),
 				2, (Oid[]) {NAMEOID, TEXTOID},
 				(Datum[]) {name_datum(schema), CStringGetTextDatum(base)}, SPI_OK_SELECT);
 	else
@@ -175,17 +176,65 @@ tree_find(text *name)
 				 errhint("SELECT * FROM gametree.trees lists the trees; gametree.create_tree() makes one.")));
 	row = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
-	tree->schema = pstrdup(NameStr(*DatumGetName(SPI_getbinval(row, desc, 1, &isnull))));
-	tree->name = base;
+	tree_set_names(tree, NameStr(*DatumGetName(SPI_getbinval(row, desc, 1, &isnull))), base);
 	tree->game = gt_game_from_text(DatumGetTextPP(SPI_getbinval(row, desc, 2, &isnull)));
 	tree->root_id = DatumGetInt64(SPI_getbinval(row, desc, 3, &isnull));
 	tree->owner = pstrdup(NameStr(*DatumGetName(SPI_getbinval(row, desc, 4, &isnull))));
 	SPI_freetuptable(SPI_tuptable);
-	tree->qualified = quote_qualified_identifier(tree->schema, tree->name);
-	tree->states = quote_qualified_identifier(tree->schema, psprintf("%s_states", base));
-	tree->moves = quote_qualified_identifier(tree->schema, psprintf("%s_moves", base));
-	tree->graph = quote_qualified_identifier(tree->schema, psprintf("%s_graph", base));
 	return tree;
+}
+
+void
+tree_set_names(Tree *tree, const char *schema, const char *name)
+{
+	tree->schema = pstrdup(schema);
+	tree->name = pstrdup(name);
+	tree->qualified = quote_qualified_identifier(schema, name);
+	tree->states = quote_qualified_identifier(schema, tree_table_name(name, TREE_STATES));
+	tree->moves = quote_qualified_identifier(schema, tree_table_name(name, TREE_MOVES));
+	tree->graph = quote_qualified_identifier(schema, tree_table_name(name, TREE_GRAPH));
+}
+
+/* The parameters of a statement keyed by a tree, its key included, at most. */
+#define TREE_RUN_MAX_ARGS 8
+
+/* The tree's key ($1, $2) followed by nargs more parameters. */
+static void
+key_and_args(const Tree *tree, int nargs, const Oid *types, const Datum *values, Oid *all_types,
+			 Datum *all_values)
+{
+	if (nargs + 2 > TREE_RUN_MAX_ARGS)
+		elog(ERROR, "gametree: a statement keyed by a tree takes at most %d parameters",
+			 TREE_RUN_MAX_ARGS);
+	all_types[0] = NAMEOID;
+	all_types[1] = TEXTOID;
+	all_values[0] = name_datum(tree->schema);
+	all_values[1] = CStringGetTextDatum(tree->name);
+	for (int i = 0; i < nargs; i++)
+	{
+		all_types[i + 2] = types[i];
+		all_values[i + 2] = values[i];
+	}
+}
+
+int
+tree_run(const Tree *tree, TreeRun how, const char *sql, int nargs, const Oid *types,
+		 const Datum *values, int expected)
+{
+	Oid			all_types[TREE_RUN_MAX_ARGS];
+	Datum		all_values[TREE_RUN_MAX_ARGS];
+
+	key_and_args(tree, nargs, types, values, all_types, all_values);
+	switch (how)
+	{
+		case RUN_KEPT:
+			return spi_run_kept(sql, nargs + 2, all_types, all_values, expected);
+		case RUN_AS_CATALOG_OWNER:
+			return spi_run_as_catalog_owner(sql, nargs + 2, all_types, all_values, expected);
+		case RUN_PLAIN:
+			break;
+	}
+	return spi_run(sql, nargs + 2, all_types, all_values, expected);
 }
 
 Tree *
@@ -198,7 +247,7 @@ tree_open(text *name, TreeAccess access)
 	/* Its tables, as ordinary tables: a view in their place would run its owner's code. */
 	nsp = get_namespace_oid(tree->schema, true);
 	for (int i = 0; i < TREE_TABLES; i++)
-		tree->relids[i] = tree_table(tree, nsp, &tree_tables[i]);
+		tree->relids[i] = tree_table(tree, nsp, i);
 	states = tree->relids[TREE_STATES];
 
 	/*
@@ -332,17 +381,18 @@ spi_run_waiting(const char *sql, int nargs, Oid *types, Datum *values, bool as_c
 void
 tree_lock(const Tree *tree)
 {
-	Oid			types[2] = {NAMEOID, TEXTOID};
-	Datum		values[2] = {name_datum(tree->schema), CStringGetTextDatum(tree->name)};
+	Oid			types[TREE_RUN_MAX_ARGS];
+	Datum		values[TREE_RUN_MAX_ARGS];
 	uint64		locked;
 
 	/* Free, or held by this transaction already: no subtransaction needed. */
-	spi_run_as_catalog_owner("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
-				"FOR NO KEY UPDATE SKIP LOCKED", 2, types, values, SPI_OK_SELECT);
+	tree_run(tree, RUN_AS_CATALOG_OWNER, "SELECT 1 FROM gametree.trees WHERE " TREE_KEY("")
+			 " FOR NO KEY UPDATE SKIP LOCKED", 0, NULL, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 1)
 		return;
-	(void) spi_run_waiting("SELECT 1 FROM gametree.trees WHERE schema = $1 AND name = $2 "
-						   "FOR NO KEY UPDATE", 2, types, values, true, tree, "the lock", 0, &locked);
+	key_and_args(tree, 0, NULL, NULL, types, values);
+	(void) spi_run_waiting("SELECT 1 FROM gametree.trees WHERE " TREE_KEY("") " FOR NO KEY UPDATE",
+						   2, types, values, true, tree, "the lock", 0, &locked);
 	if (locked == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -352,9 +402,8 @@ tree_lock(const Tree *tree)
 HeapTuple
 tree_catalog_row(const Tree *tree, const char *columns)
 {
-	spi_run_kept(psprintf("SELECT %s FROM gametree.trees t WHERE t.schema = $1 AND t.name = $2", columns),
-				 2, (Oid[]) {NAMEOID, TEXTOID},
-				 (Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name)}, SPI_OK_SELECT);
+	tree_run(tree, RUN_KEPT, psprintf("SELECT %s FROM gametree.trees t WHERE " TREE_KEY("t."), columns),
+			 0, NULL, NULL, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -375,7 +424,7 @@ catalog_int8(const Tree *tree, const char *column)
 }
 
 int64
-tree_states(const Tree *tree)
+tree_state_count(const Tree *tree)
 {
 	return catalog_int8(tree, "states");
 }
@@ -384,36 +433,4 @@ int64
 tree_writes(const Tree *tree)
 {
 	return catalog_int8(tree, "writes");
-}
-
-void
-tree_count(const Tree *tree, Stored *stored)
-{
-	int64		pending = stored->expanded > 0 && !stored->settled ? 1 : 0;
-
-	spi_run_as_catalog_owner("UPDATE gametree.trees SET states = states + $3, edges = edges + $4, "
-				"frontier = frontier + $5, pending = pending + $6, writes = writes + 1, moves = moves + $7 "
-				"WHERE schema = $1 AND name = $2",
-				7, (Oid[]) {NAMEOID, TEXTOID, INT8OID, INT8OID, INT8OID, INT8OID, INT8OID},
-				(Datum[]) {
-		name_datum(tree->schema), CStringGetTextDatum(tree->name), Int64GetDatum(stored->states),
-			Int64GetDatum(stored->edges), Int64GetDatum(stored->frontier), Int64GetDatum(pending),
-			Int64GetDatum(stored->moves)
-	}, SPI_OK_UPDATE);
-	counts_write(tree, &stored->counts);
-	stored->pending += pending;
-}
-
-void
-tree_uncount(const Tree *tree, int64 pending)
-{
-	/*
-	 * The lock, held since they were counted, kept every other writer out:
-	 * pending holds them still, and what others counted stays.
-	 */
-	if (pending > 0)
-		spi_run_as_catalog_owner("UPDATE gametree.trees SET pending = pending - $3 WHERE schema = $1 AND name = $2",
-					3, (Oid[]) {NAMEOID, TEXTOID, INT8OID},
-					(Datum[]) {name_datum(tree->schema), CStringGetTextDatum(tree->name),
-					Int64GetDatum(pending)}, SPI_OK_UPDATE);
 }

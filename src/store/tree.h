@@ -1,7 +1,9 @@
 /*
  * tree.h: a tree stored in tables <name>_states, <name>_moves and
- * <name>_graph, as recorded in gametree.trees.  Shared by the tree functions;
- * callers are connected to SPI.
+ * <name>_graph (schema.h), as recorded in gametree.trees: finding and
+ * opening it, its lock, reading its catalog row and running statements
+ * keyed by it (tree.c).  Shared by the tree functions; callers are
+ * connected to SPI.
  *
  * Every tree function runs its SQL with search_path pinned to pg_catalog,
  * pg_temp (gt_pin_search_path), so that no object a role creates can stand in
@@ -14,7 +16,7 @@
 #include "core/game.h"
 #include "pg/search_path.h"
 #include "pg/spi.h"
-#include "store/counts.h"
+#include "store/schema.h"
 #include "utils/rel.h"
 
 /* What the caller is about to do with a tree. */
@@ -36,25 +38,9 @@ typedef struct Tree
 	int64		root_id;
 	const char *owner;			/* the role that created it */
 	int			path_level;		/* GUC nest level of the pinned search_path */
-	Oid			relids[3];		/* _states, _moves, _graph */
-	Relation	held[3];		/* open while tree_hold_tables is in force */
+	Oid			relids[TREE_TABLES];	/* _states, _moves, _graph */
+	Relation	held[TREE_TABLES];	/* open while tree_hold_tables is in force */
 } Tree;
-
-/* Counts of what an expansion stored. */
-typedef struct Stored
-{
-	int64		taken;			/* frontier states a batch took */
-	bool		deepened;		/* and went on in memory below them */
-	bool		settled;		/* its values are final: nothing above it to propagate */
-	double		write_seconds;	/* writing them took */
-	int64		expanded;
-	int64		states;
-	int64		frontier;		/* new states still to expand */
-	int64		edges;
-	int64		pending;		/* what tree_count added to gametree.trees.pending */
-	int64		moves;			/* new rows of _moves */
-	TreeCounts	counts;			/* per depth and proven value, for tree_count */
-} Stored;
 
 /*
  * Finds the tree (an unqualified name along the caller's search_path), checks
@@ -78,8 +64,32 @@ extern void tree_close(Tree *tree);
 
 /* A tree name split into schema (NULL when unqualified) and name, checked. */
 extern void tree_parse_name(text *name, char **schema, char **base);
-/* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
-#define TREE_NAME_MAX (NAMEDATALEN - 1 - (int) strlen("_states"))
+/* Sets the tree's schema and name, and the quoted names made of them. */
+extern void tree_set_names(Tree *tree, const char *schema, const char *name);
+
+/*
+ * The key of a tree in gametree's catalogs, as the condition of a
+ * statement that tree_run runs: $1 is its schema, $2 its name.
+ * TREE_KEY("t.") for gametree.trees (alias t), TREE_ROWS_KEY for the
+ * tables with rows per tree (tree_depths, tree_values, grow_progress).
+ */
+#define TREE_KEY(alias) alias "schema = $1 AND " alias "name = $2"
+#define TREE_ROWS_KEY "schema = $1 AND tree = $2"
+
+/* How tree_run runs its statement. */
+typedef enum TreeRun
+{
+	RUN_PLAIN,					/* spi_run */
+	RUN_KEPT,					/* spi_run_kept: for statements run per batch */
+	RUN_AS_CATALOG_OWNER		/* spi_run_as_catalog_owner: writes of the catalogs */
+} TreeRun;
+
+/*
+ * Runs a statement keyed by the tree (TREE_KEY): $1 and $2 are its key,
+ * the nargs parameters given (types, values) are $3 on.
+ */
+extern int	tree_run(const Tree *tree, TreeRun how, const char *sql, int nargs, const Oid *types,
+					 const Datum *values, int expected);
 
 /*
  * Serialises propagation and counters among the sessions writing the tree:
@@ -100,25 +110,9 @@ extern void tree_lock(const Tree *tree);
  */
 extern HeapTuple tree_catalog_row(const Tree *tree, const char *columns);
 /* The tree's count of states in gametree.trees: it changes whenever a session stores states. */
-extern int64 tree_states(const Tree *tree);
+extern int64 tree_state_count(const Tree *tree);
 /* Its count of writes in gametree.trees: it changes whenever a session stores an expansion. */
 extern int64 tree_writes(const Tree *tree);
-
-/*
- * Adds what an expansion stored to the tree's counters in gametree.trees
- * and its counts (counts.h), counts it as pending propagation (gametree.trees.pending, and
- * stored->pending), and as one more write (gametree.trees.writes).  The
- * caller holds the tree lock.  Writers only ever add to pending: the one
- * that takes back is a propagation, of what it read (tree_propagate), or
- * the writer itself, of what it counted and then propagated in the same
- * transaction under the lock (tree_uncount).
- */
-extern void tree_count(const Tree *tree, Stored *stored);
-/* Takes back the expansions this transaction counted and has propagated itself. */
-extern void tree_uncount(const Tree *tree, int64 pending);
-
-/* Deletes the progress rows of sessions that have ended. */
-extern void catalog_forget_ended_sessions(void);
 
 /*
  * Runs a SELECT that may wait for a lock (FOR UPDATE), as spi_run or

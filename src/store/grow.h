@@ -1,0 +1,19 @@
+/*
+ * grow.h: the grow job (grow.c).
+ */
+#ifndef GAMETREE_GROW_H
+#define GAMETREE_GROW_H
+
+#include "postgres.h"
+
+/*
+ * grow(tree, max_states, max_depth, time_limit): expands the tree breadth
+ * first until it holds max_states states (-1: no limit), its frontier
+ * shallower than max_depth is expanded, or time_limit (microseconds, -1:
+ * none) has passed, and propagates what it expanded.  With can_commit
+ * (CALL at top level, connected to SPI non-atomic) it commits every batch.
+ */
+extern void grow_tree(text *name, int64 max_states, int32 max_depth, int64 time_limit,
+					  bool can_commit);
+
+#endif
