@@ -320,6 +320,13 @@ LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.unload_game(text) IS
 'Removes a game loaded from GDL; refused while a tree uses it, and to roles other than the one that loaded it (or a superuser)';
 
+CREATE FUNCTION @extschema@.play(game text, state jsonb, moves jsonb)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_play'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.play(text, jsonb, jsonb) IS
+'The state after a line of moves from state (a JSON array, each move in any form next() takes, such as analyse''s pv)';
+
 CREATE FUNCTION @extschema@.notation(game text, state jsonb, moves jsonb)
 RETURNS text
 AS 'MODULE_PATHNAME', 'gametree_notation'

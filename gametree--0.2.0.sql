@@ -79,6 +79,13 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.board(text, jsonb) IS
 'A picture of the position, for psql';
 
+CREATE FUNCTION @extschema@.play(game text, state jsonb, moves jsonb)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_play'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.play(text, jsonb, jsonb) IS
+'The state after a line of moves from state (a JSON array, each move in any form next() takes, such as analyse''s pv)';
+
 CREATE FUNCTION @extschema@.notation(game text, state jsonb, moves jsonb)
 RETURNS text
 AS 'MODULE_PATHNAME', 'gametree_notation'

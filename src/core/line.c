@@ -28,13 +28,13 @@ gt_line_play(GameLine *line, GameMove move)
 	line->at = after;
 }
 
-char *
-gt_line_notation(const Game *game, const GameState *state, Jsonb *moves)
+/*
+ * The number of moves of a line given in SQL, after checking that it is a
+ * JSON array.
+ */
+static int
+line_length(Jsonb *moves)
 {
-	GameLine	line;
-	StringInfoData out;
-	int			n;
-
 	if (JB_ROOT_IS_SCALAR(moves) || !JB_ROOT_IS_ARRAY(moves))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -42,13 +42,42 @@ gt_line_notation(const Game *game, const GameState *state, Jsonb *moves)
 						gt_abbreviate(JsonbToCString(NULL, &moves->root, VARSIZE(moves)))),
 				 errhint("E.g. gametree.notation('chess', gametree.initial('chess'), '[\"e2e4\", \"e7e5\"]'); "
 						 "a principal variation (analyse's pv) is such an array.")));
-	n = JsonContainerSize(&moves->root);
+	return JsonContainerSize(&moves->root);
+}
+
+/* Move i of a line given in SQL, decoded in the line's state; an ERROR when it is not legal there. */
+static GameMove
+line_move(const GameLine *line, Jsonb *moves, int i)
+{
+	Jsonb	   *move = JsonbValueToJsonb(getIthJsonbValueFromContainer(&moves->root, i));
+
+	return gt_decode_move(line->game, line->at, move);
+}
+
+GameState *
+gt_line_end(const Game *game, const GameState *state, Jsonb *moves)
+{
+	GameLine	line;
+	int			n = line_length(moves);
+
+	gt_line_begin(&line, game, state);
+	for (int i = 0; i < n; i++)
+		gt_line_play(&line, line_move(&line, moves, i));
+	return line.at;
+}
+
+char *
+gt_line_notation(const Game *game, const GameState *state, Jsonb *moves)
+{
+	GameLine	line;
+	StringInfoData out;
+	int			n = line_length(moves);
+
 	gt_line_begin(&line, game, state);
 	initStringInfo(&out);
 	for (int i = 0; i < n; i++)
 	{
-		Jsonb	   *move = JsonbValueToJsonb(getIthJsonbValueFromContainer(&moves->root, i));
-		GameMove	decoded = gt_decode_move(game, line.at, move);
+		GameMove	decoded = line_move(&line, moves, i);
 
 		if (i > 0)
 			appendStringInfoChar(&out, ' ');

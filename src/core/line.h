@@ -23,6 +23,13 @@ extern void gt_line_begin(GameLine *line, const Game *game, const GameState *fro
 extern void gt_line_play(GameLine *line, GameMove move);
 
 /*
+ * The state after a line of moves (a JSON array, each move in any form
+ * gt_decode_move takes) from state; an ERROR (22023) names the first move
+ * that is not legal where it is played.  palloc'd.
+ */
+extern GameState *gt_line_end(const Game *game, const GameState *state, Jsonb *moves);
+
+/*
  * A line of moves (a JSON array, each move in any form gt_decode_move takes)
  * from state, each in the game's notation, separated by blanks: "e4 e5 Nf3"
  * in chess.  palloc'd.

@@ -1,6 +1,6 @@
 /*
- * notation.c: the SQL functions of notation: a line of moves as players
- * write it (notation), a move without its position and back (short_notation,
+ * notation.c: the SQL functions of lines and notation: a line of moves
+ * played (play) and as players write it (notation), a move without its position and back (short_notation,
  * parse_move), positions as FEN (from_fen, to_fen), and an evaluation in
  * centipawns.  The games' hooks do the work (core/line.h, core/notation.h).
  */
@@ -25,6 +25,17 @@ gametree_notation(PG_FUNCTION_ARGS)
 	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	PG_RETURN_TEXT_P(cstring_to_text(gt_line_notation(game, state, PG_GETARG_JSONB_P(2))));
+}
+
+/* play(game, state, moves): the state after the line. */
+PG_FUNCTION_INFO_V1(gametree_play);
+Datum
+gametree_play(PG_FUNCTION_ARGS)
+{
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
+
+	PG_RETURN_JSONB_P(gt_encode_state(game, gt_line_end(game, state, PG_GETARG_JSONB_P(2))));
 }
 
 PG_FUNCTION_INFO_V1(gametree_from_fen);

@@ -3,7 +3,7 @@
 -- read back wherever a chess move is taken, and FEN's first four fields.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(25);
+SELECT plan(29);
 
 \ir helpers.psql
 
@@ -102,6 +102,18 @@ SELECT is(gametree.from_fen('chess', 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQK
 
 SELECT is(pg_temp.try($$SELECT gametree.notation('chess', gametree.initial('chess'), '"e2e4"')$$),
           '22023: the moves must be a JSON array of moves, not "e2e4"', 'notation: moves not in an array (22023)');
+
+-- play: the state after a line is next() applied move by move, in any form next() takes.
+SELECT is(gametree.play('chess', gametree.initial('chess'), '["e2e4", "e7e5", "Nf3"]'),
+          gametree.next('chess', gametree.next('chess', gametree.next('chess', gametree.initial('chess'), '"e2e4"'),
+                        '"e7e5"'), '"Nf3"'),
+          'play: a line of UCI and SAN moves ends where next() move by move does');
+SELECT is(gametree.play('connect4', gametree.initial('connect4'), '[]'), gametree.initial('connect4'),
+          'play: an empty line stays where it starts');
+SELECT is(pg_temp.try($$SELECT gametree.play('chess', gametree.initial('chess'), '"e2e4"')$$),
+          '22023: the moves must be a JSON array of moves, not "e2e4"', 'play: moves not in an array (22023)');
+SELECT is(left(pg_temp.try($$SELECT gametree.play('chess', gametree.initial('chess'), '["e2e4", "e2e4"]')$$), 6),
+          '22023:', 'play: a move not legal where it is played (22023)');
 
 SELECT * FROM finish();
 ROLLBACK;

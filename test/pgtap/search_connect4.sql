@@ -16,15 +16,11 @@ SET client_min_messages = warning;
 SELECT plan(11);
 
 -- The position after the moves (digits: columns 1..7 from the left).
-CREATE FUNCTION pg_temp.position(moves text) RETURNS jsonb LANGUAGE plpgsql AS $$
-DECLARE
-  s jsonb := gametree.initial('connect4');
-BEGIN
-  FOR i IN 1..length(moves) LOOP
-    s := gametree.next('connect4', s, jsonb_build_array('drop', substr(moves, i, 1)::int));
-  END LOOP;
-  RETURN s;
-END $$;
+CREATE FUNCTION pg_temp.position(moves text) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT gametree.play('connect4', gametree.initial('connect4'),
+                       coalesce(jsonb_agg(jsonb_build_array('drop', c::int) ORDER BY i), '[]'))
+  FROM string_to_table(moves, NULL) WITH ORDINALITY AS d(c, i)
+$$;
 
 CREATE TEMP TABLE played AS
 SELECT moves, plies, value, string_to_array(column_values, ',') AS column_values,
