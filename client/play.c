@@ -318,13 +318,10 @@ write_record(Play *play, Outcome outcome, FILE *out)
 	params[2] = moves.data;
 	snprintf(outcome_number, sizeof outcome_number, "%d", (int) outcome + 1);
 	params[3] = outcome_number;
-	/* the format, and the start's FEN for a FEN tag when it is not the usual start */
 	res = db_query(play->conn,
 				   "SELECT gametree.notation($1, $2::jsonb, $3::jsonb), r.first_turn, r.tags, "
 				   /* the result string of the outcome, $4 counting from 1 in Outcome's order */
-				   "(ARRAY[r.first_wins, r.second_wins, r.draw, r.unfinished])[$4::integer], "
-				   "CASE WHEN r.format IS NOT NULL AND $2::jsonb <> gametree.initial($1) "
-				   "THEN gametree.to_fen($1, $2::jsonb) END "
+				   "(ARRAY[r.first_wins, r.second_wins, r.draw, r.unfinished])[$4::integer], r.setup_fen "
 				   "FROM gametree.record_format($1, $2::jsonb) r",
 				   4, params);
 	sb_free(&moves);

@@ -24,13 +24,15 @@ SELECT is(gametree.short_board('chess', gametree.initial('chess')), NULL, 'short
 
 -- record_format: the format, its tags, the first turn, the results
 SELECT is(gametree.record_format('chess', gametree.initial('chess')),
-          ROW('PGN'::text, ''::text, 1, '1-0'::text, '0-1'::text, '1/2-1/2'::text, '*'::text), 'record_format: chess writes PGN');
-SELECT is((gametree.record_format('chess', gametree.from_fen('chess', 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 12'))).first_turn,
-          12, 'record_format: a chess record numbers from the fullmove number');
+          ROW('PGN'::text, ''::text, 1, NULL::text, '1-0'::text, '0-1'::text, '1/2-1/2'::text, '*'::text), 'record_format: chess writes PGN');
+SELECT is((SELECT (r.first_turn, r.setup_fen) FROM gametree.record_format('chess',
+              gametree.from_fen('chess', 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 12')) r),
+          ROW(12, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 12'::text),
+          'record_format: a chess record from a position numbers from its fullmove number and sets up its FEN');
 SELECT is(gametree.record_format('checkers', gametree.initial('checkers')),
-          ROW('PDN'::text, E'[GameType "21"]\n'::text, 1, '1-0'::text, '0-1'::text, '1/2-1/2'::text, '*'::text), 'record_format: checkers writes PDN');
+          ROW('PDN'::text, E'[GameType "21"]\n'::text, 1, NULL::text, '1-0'::text, '0-1'::text, '1/2-1/2'::text, '*'::text), 'record_format: checkers writes PDN');
 SELECT is(gametree.record_format('connect4', gametree.initial('connect4')),
-          ROW(NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text),
+          ROW(NULL::text, NULL::text, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text),
           'record_format: every column NULL for a game without one');
 
 SELECT * FROM finish();

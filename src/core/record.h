@@ -15,4 +15,10 @@
  */
 extern int	gt_record_first_turn(const Game *game, const GameState *state);
 
+/*
+ * The FEN a record starting in state sets up (its FEN tag), or NULL when
+ * state is the game's initial state, which needs none.
+ */
+extern char *gt_record_setup_fen(const Game *game, const GameState *state);
+
 #endif
