@@ -106,6 +106,27 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.parse_move(text, text) IS
 'A move typed as players write it (SAN or UCI for chess, PDN for checkers, the column, row and column) as JSON that next() takes, NULL when input is not written so; expected says what the game reads';
 
+CREATE FUNCTION @extschema@.move_hint(game text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_move_hint'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.move_hint(text) IS
+'How to type a move of the game, short, for a prompt (SAN or UCI for chess, PDN for checkers, the column, row and column; JSON for games without a short form): what parse_move reads';
+
+CREATE FUNCTION @extschema@.short_board(game text, state jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_short_board'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.short_board(text, jsonb) IS
+'The board small enough for a node of a drawn graph, one line per row (X.O for tic-tac-toe, R and B for connect four, top row first), NULL for a game without one';
+
+CREATE FUNCTION @extschema@.record_format(game text, state jsonb, OUT format text, OUT tags text,
+    OUT first_turn integer, OUT setup_fen text, OUT first_wins text, OUT second_wins text, OUT draw text, OUT unfinished text)
+AS 'MODULE_PATHNAME', 'gametree_record_format'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.record_format(text, jsonb) IS
+'The game''s record format for a record starting in state (PGN for chess, PDN for checkers): its name, its own tag lines, the number of the first turn, the FEN to set up (NULL for the initial state), the result strings; every column NULL for a game without one';
+
 CREATE FUNCTION @extschema@.centipawns(game text, utility double precision)
 RETURNS double precision
 AS 'MODULE_PATHNAME', 'gametree_centipawns'

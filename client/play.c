@@ -217,13 +217,22 @@ undo(Play *play)
 	fflush(stdout);
 }
 
-static bool end_record(Play *play, const char *result);
+/* How a game ended, for its record: the record format writes each its own way. */
+typedef enum Outcome
+{
+	FIRST_WINS,
+	SECOND_WINS,
+	DRAW,
+	UNFINISHED					/* abandoned, or no one result fits (a shared win) */
+} Outcome;
+
+static bool end_record(Play *play, Outcome outcome);
 
 /* The goals at the end, per role, and who won; then the record. */
 static bool
 print_result(Play *play)
 {
-	const char *pgn;
+	Outcome		outcome;
 	const char *params[2] = {play->game.name, current(play)->state};
 	PGresult   *res = db_query(play->conn, "SELECT gametree.goal($1, $2::jsonb)", 2, params);
 	json_object *goal;
@@ -273,46 +282,32 @@ print_result(Play *play)
 		sb_append(&line, mine == best ? " (you win)" : " (you lose)");
 	printf("%s\n", line.data);
 	fflush(stdout);
-	/* PGN's results, the first role's score first */
-	pgn = best == worst ? "1/2-1/2" : nbest > 1 ? "*" : winner == play->game.roles[0] ? "1-0" : "0-1";
+	outcome = best == worst ? DRAW : nbest > 1 ? UNFINISHED : winner == play->game.roles[0] ? FIRST_WINS : SECOND_WINS;
 	sb_free(&line);
 	json_object_put(goal);
 	PQclear(res);
-	return end_record(play, pgn);
+	return end_record(play, outcome);
 }
 
 /*
- * The record of the game: PGN for chess, PDN for checkers (tags, then the
- * moves numbered by turns, in the notation gametree.notation gives), the
- * moves alone for other games.  result is the PGN result ("1-0": the first
- * role won; "*" while the game goes on).
+ * The record of the game: in the game's record format (gametree.record_format:
+ * PGN for chess, PDN for checkers), its tags, then the moves numbered by
+ * turns, in the notation gametree.notation gives, then the result; the
+ * moves alone for a game without one.
  */
-typedef struct RecordFormat
-{
-	const char *game;
-	const char *tags;			/* tags of the format itself */
-} RecordFormat;
-
-static const RecordFormat record_formats[] = {
-	{"chess", ""},
-	{"checkers", "[GameType \"21\"]\n"},	/* PDN's code of English draughts */
-};
-
 static bool
-write_record(Play *play, const char *result, FILE *out)
+write_record(Play *play, Outcome outcome, FILE *out)
 {
-	const RecordFormat *format = NULL;
 	StrBuf		moves;
-	const char *params[3];
+	const char *params[4];
+	char		outcome_number[8];
 	PGresult   *res;
-	int			turn = 1;
+	const char *result;
+	int			turn;
 	int			column = 0;
-	bool		numbered_from_second = false;
+	bool		numbered_from_second;
 	char	   *text;
 
-	for (size_t i = 0; i < sizeof record_formats / sizeof record_formats[0]; i++)
-		if (strcmp(record_formats[i].game, play->game.name) == 0)
-			format = &record_formats[i];
 	sb_init(&moves);
 	sb_append(&moves, "[");
 	for (int i = 1; i < play->n; i++)
@@ -321,41 +316,40 @@ write_record(Play *play, const char *result, FILE *out)
 	params[0] = play->game.name;
 	params[1] = play->history[0].state;
 	params[2] = moves.data;
-	/* the FEN of the start, for its side to move and move number, and a FEN tag when it is not the usual start */
-	res = db_query(play->conn, format ?
-				   "SELECT gametree.notation($1, $2::jsonb, $3::jsonb), gametree.to_fen($1, $2::jsonb), "
-				   "$2::jsonb = gametree.initial($1)" :
-				   "SELECT gametree.notation($1, $2::jsonb, $3::jsonb), NULL, true", 3, params);
+	snprintf(outcome_number, sizeof outcome_number, "%d", (int) outcome + 1);
+	params[3] = outcome_number;
+	res = db_query(play->conn,
+				   "SELECT gametree.notation($1, $2::jsonb, $3::jsonb), r.first_turn, r.tags, "
+				   /* the result string of the outcome, $4 counting from 1 in Outcome's order */
+				   "(ARRAY[r.first_wins, r.second_wins, r.draw, r.unfinished])[$4::integer], r.setup_fen "
+				   "FROM gametree.record_format($1, $2::jsonb) r",
+				   4, params);
 	sb_free(&moves);
 	if (!res)
 		return false;
-	if (format == NULL)
+	if (PQgetisnull(res, 0, 1))
 	{
 		fprintf(out, "moves: %s\n", PQgetvalue(res, 0, 0));
 		PQclear(res);
 		return true;
 	}
+	turn = atoi(PQgetvalue(res, 0, 1));
+	result = PQgetvalue(res, 0, 3);
+	/* the first role moves first in every turn */
+	numbered_from_second = play->history[0].control && strcmp(play->history[0].control, play->game.roles[0]) != 0;
 	{
-		const char *fen = PQgetvalue(res, 0, 1);
-		const char *fields = strchr(fen, ' ');
-		const char *last = strrchr(fen, ' ');
-
-		/* chess: "... w KQkq - 0 12"; checkers' PDN FEN "B:W...": the side first */
-		numbered_from_second = fields ? fields[1] == 'b' : fen[0] == 'W';
-		if (fields && last && atoi(last + 1) > 0)
-			turn = atoi(last + 1);
 		time_t		now = time(NULL);
 		char		date[16] = "????.??.??";
 
 		strftime(date, sizeof date, "%Y.%m.%d", localtime(&now));
 		fprintf(out, "[Event \"gametree play\"]\n[Site \"?\"]\n[Date \"%s\"]\n[Round \"-\"]\n%s",
-				date, format->tags);
+				date, PQgetvalue(res, 0, 2));
 		for (int r = 0; r < play->game.nroles; r++)
 			fprintf(out, "[%c%s \"%s\"]\n", play->game.roles[r][0] - 'a' + 'A', play->game.roles[r] + 1,
 					r == play->human ? "you" : "gametree");
 		fprintf(out, "[Result \"%s\"]\n", result);
-		if (strcmp(PQgetvalue(res, 0, 2), "t") != 0)
-			fprintf(out, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+		if (!PQgetisnull(res, 0, 4))
+			fprintf(out, "[SetUp \"1\"]\n[FEN \"%s\"]\n", PQgetvalue(res, 0, 4));
 		fputc('\n', out);
 	}
 	text = PQgetvalue(res, 0, 0);
@@ -390,16 +384,16 @@ write_record(Play *play, const char *result, FILE *out)
 	return true;
 }
 
-/* The record at the end, on stdout and in --record's file; result as PGN writes it. */
+/* The record at the end, on stdout and in --record's file. */
 static bool
-end_record(Play *play, const char *result)
+end_record(Play *play, Outcome outcome)
 {
 	if (play->n < 2)
 		return true;			/* no move was played */
 	printf("\n");
-	if (!write_record(play, result, stdout))
+	if (!write_record(play, outcome, stdout))
 		return false;
-	if (play->record && (!write_record(play, result, play->record) || fflush(play->record) != 0))
+	if (play->record && (!write_record(play, outcome, play->record) || fflush(play->record) != 0))
 	{
 		report("could not write the record to %s", play->args->opt[OPT_RECORD]);
 		return false;
@@ -424,29 +418,20 @@ read_line(StrBuf *line)
 	return true;
 }
 
-static const char *
-notation_hint(const char *game)
-{
-	if (strcmp(game, "chess") == 0)
-		return "SAN or UCI, such as Nf3, O-O, e4 or e2e4";
-	if (strcmp(game, "checkers") == 0)
-		return "PDN, such as 11-15 or 22x15x8";
-	if (strcmp(game, "connect4") == 0)
-		return "the column, 1 to 7";
-	if (strcmp(game, "tictactoe") == 0)
-		return "row and column, such as 2 2 or 2,2";
-	return "JSON, as gametree.next() takes it";
-}
-
 /* The game, the lines typed read into input: returns the exit status. */
 static int
 game_loop(Play *play, StrBuf *input)
 {
 	const char *human = play->game.roles[play->human];
+	const char *params[1] = {play->game.name};
+	PGresult   *hint = db_query(play->conn, "SELECT gametree.move_hint($1)", 1, params);
 
+	if (!hint)
+		return EXIT_FAILED;
 	printf("%s: you play %s against bestmove (%s a move). Type moves as %s;\n"
 		   "also: moves (the legal moves), undo (take back your last move), quit.\n",
-		   play->game.name, human, play->time ? play->time : "no time limit", notation_hint(play->game.name));
+		   play->game.name, human, play->time ? play->time : "no time limit", PQgetvalue(hint, 0, 0));
+	PQclear(hint);
 	print_board(play);
 	for (;;)
 	{
@@ -476,7 +461,7 @@ game_loop(Play *play, StrBuf *input)
 				return EXIT_FAILED;
 			}
 			printf("end of input: game abandoned\n");
-			return end_record(play, "*") ? 0 : EXIT_FAILED;
+			return end_record(play, UNFINISHED) ? 0 : EXIT_FAILED;
 		}
 		line = input->data;
 		if (play->echo)
@@ -486,7 +471,7 @@ game_loop(Play *play, StrBuf *input)
 		if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
 		{
 			printf("game abandoned\n");
-			return end_record(play, "*") ? 0 : EXIT_FAILED;
+			return end_record(play, UNFINISHED) ? 0 : EXIT_FAILED;
 		}
 		if (strcmp(line, "undo") == 0)
 		{

@@ -9,8 +9,9 @@
  * meanwhile cannot leave an edge without its node.  Out come Graphviz DOT
  * (for `dot -Tsvg`) or JSON.
  *
- * In DOT, a node is labelled with a small board for tic-tac-toe and connect
- * four, else with its id and depth; its colour is its proven result: a win
+ * In DOT, a node is labelled with the game's short board
+ * (gametree.short_board: tic-tac-toe, connect four), else with its id and
+ * depth; its colour is its proven result: a win
  * for the first role, a draw, a win for the second, or no fill while not
  * proven.  Dashed nodes are not expanded yet.  An edge is labelled with its
  * move in the game's notation, drawn in red when it is the state's best
@@ -41,7 +42,8 @@
 /* Node columns */
 enum
 {
-	N_ID, N_PLY, N_DEPTH, N_STATE, N_EXPANDED, N_TERMINAL, N_CONTROL, N_UTILITY, N_MOBILITY, N_PROVEN
+	N_ID, N_PLY, N_DEPTH, N_STATE, N_EXPANDED, N_TERMINAL, N_CONTROL, N_UTILITY, N_MOBILITY, N_PROVEN,
+	N_BOARD						/* gametree.short_board: rows of text, NULL for most games */
 };
 
 /* Edge columns */
@@ -50,15 +52,16 @@ enum
 	E_FROM, E_TO, E_MOVE, E_UTILITY, E_PROVEN, E_VISITS, E_BEST, E_NOTATION
 };
 
-/* $1 the tree, $2 the root's id, $3 the plies; nearest first, as subtree gives them */
+/* $1 the tree, $2 the root's id, $3 the plies, $4 the game; nearest first, as subtree gives them */
 static PGresult *
 read_nodes(PGconn *conn, const char *const params[4])
 {
-	return db_query(conn, "SELECT id, ply, depth, state, expanded, terminal, control, utility, mobility, proven "
-					"FROM gametree.subtree($1, $2::bigint, $3::integer) ORDER BY ply, id", 3, params);
+	return db_query(conn, "SELECT id, ply, depth, state, expanded, terminal, control, utility, mobility, proven, "
+					"gametree.short_board($4, state) "
+					"FROM gametree.subtree($1, $2::bigint, $3::integer) ORDER BY ply, id", 4, params);
 }
 
-/* The same, $4 the game: the edges grouped by their state, in subtree's order (of the moves) */
+/* The same: the edges grouped by their state, in subtree's order (of the moves) */
 static PGresult *
 read_edges(PGconn *conn, const char *const params[4])
 {
@@ -102,44 +105,6 @@ node_result(const Game *game, const PGresult *res, int row)
 	}
 	json_object_put(utility);
 	return result;
-}
-
-/*
- * The board of a tic-tac-toe or connect four state as rows of text (X O
- * and R B, . for empty, connect four's top row first); false for other
- * games.
- */
-static bool
-short_board(const char *game, json_object *state, char rows[6][8], int *nrows)
-{
-	int			width;
-	bool		ttt = strcmp(game, "tictactoe") == 0;
-
-	if (!ttt && strcmp(game, "connect4") != 0)
-		return false;
-	*nrows = ttt ? 3 : 6;
-	width = ttt ? 3 : 7;
-	for (int r = 0; r < *nrows; r++)
-	{
-		memset(rows[r], '.', width);
-		rows[r][width] = '\0';
-	}
-	for (size_t i = 0; json_object_is_type(state, json_type_array) && i < json_object_array_length(state); i++)
-	{
-		json_object *fact = json_object_array_get_idx(state, i);
-		const char *rel = json_object_get_string(json_object_array_get_idx(fact, 0));
-		const char *mark = json_object_get_string(json_object_array_get_idx(fact, 3));
-		int			a = json_object_get_int(json_object_array_get_idx(fact, 1));
-		int			b = json_object_get_int(json_object_array_get_idx(fact, 2));
-
-		if (!rel || strcmp(rel, "cell") != 0 || !mark)
-			continue;
-		if (ttt && a >= 1 && a <= 3 && b >= 1 && b <= 3 && strcmp(mark, "b") != 0)
-			rows[a - 1][b - 1] = (char) (strcmp(mark, "x") == 0 ? 'X' : 'O');
-		else if (!ttt && a >= 1 && a <= 7 && b >= 1 && b <= 6 && strcmp(mark, "b") != 0)
-			rows[6 - b][a - 1] = (char) (strcmp(mark, "red") == 0 ? 'R' : 'B');
-	}
-	return true;
 }
 
 /* Text inside a DOT string: quotes and backslashes escaped. */
@@ -286,18 +251,14 @@ print_dot(const Game *game, const TreeRef *tree, const char *root, const char *d
 	{
 		int			row = order->nodes[k];
 
-		json_object *state = column_json(nodes, row, N_STATE);
-		char		rows[6][8];
-		int			nrows;
 		int			result = node_result(game, nodes, row);
 		bool		expanded = strcmp(PQgetvalue(nodes, row, N_EXPANDED), "t") == 0;
 		bool		is_root = strcmp(PQgetvalue(nodes, row, N_ID), root) == 0;
 		StrBuf		label;
 
 		sb_init(&label);
-		if (short_board(game->name, state, rows, &nrows))
-			for (int r = 0; r < nrows; r++)
-				sb_printf(&label, "%s%s", r ? "\n" : "", rows[r]);
+		if (!PQgetisnull(nodes, row, N_BOARD))
+			sb_append(&label, PQgetvalue(nodes, row, N_BOARD));
 		else
 			sb_printf(&label, "%s\ndepth %s", PQgetvalue(nodes, row, N_ID), PQgetvalue(nodes, row, N_DEPTH));
 		sb_printf(&out, "  \"s%s\" [label=\"", PQgetvalue(nodes, row, N_ID));
@@ -312,7 +273,6 @@ print_dot(const Game *game, const TreeRef *tree, const char *root, const char *d
 			sb_append(&out, ", penwidth=2.5");
 		sb_append(&out, "];\n");
 		sb_free(&label);
-		json_object_put(state);
 	}
 	for (int k = 0; k < order->nedges; k++)
 	{
@@ -365,19 +325,26 @@ print_json(const Game *game, const TreeRef *tree, const char *root, const char *
 		json_object *node = json_object_new_object();
 		json_object *state = column_json(nodes, row, N_STATE);
 		int			result = node_result(game, nodes, row);
-		char		rows[6][8];
-		int			nrows;
 
 		/* ids as strings: 64-bit integers lose digits as JavaScript numbers */
 		json_object_object_add(node, "id", json_object_new_string(PQgetvalue(nodes, row, N_ID)));
 		json_object_object_add(node, "ply", json_object_new_int(atoi(PQgetvalue(nodes, row, N_PLY))));
 		json_object_object_add(node, "depth", json_object_new_int(atoi(PQgetvalue(nodes, row, N_DEPTH))));
-		if (short_board(game->name, state, rows, &nrows))
+		if (!PQgetisnull(nodes, row, N_BOARD))
 		{
 			json_object *board = json_object_new_array();
+			const char *line = PQgetvalue(nodes, row, N_BOARD);
 
-			for (int r = 0; r < nrows; r++)
-				json_object_array_add(board, json_object_new_string(rows[r]));
+			/* one string per row */
+			for (;;)
+			{
+				size_t		len = strcspn(line, "\n");
+
+				json_object_array_add(board, json_object_new_string_len(line, (int) len));
+				if (line[len] == '\0')
+					break;
+				line += len + 1;
+			}
 			json_object_object_add(node, "board", board);
 		}
 		json_object_object_add(node, "state", state);

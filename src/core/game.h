@@ -54,6 +54,23 @@ typedef struct Fact Fact;
 typedef struct Game Game;
 
 /*
+ * A game's record format of the PGN family (PGN, PDN): tag pairs, then the
+ * moves in the game's notation numbered by turns, then the result.
+ */
+typedef struct GameRecordFormat
+{
+	const char *name;			/* "PGN" */
+	const char *tags;			/* the format's own tag lines, after the usual four ("" for none) */
+	/* the result as the format writes it */
+	const char *first_wins;		/* "1-0": the first role won */
+	const char *second_wins;
+	const char *draw;
+	const char *unfinished;		/* "*": the game goes on, or no one result fits */
+	/* Optional (NULL: 1): the number of the turn a state is in, the record's first. */
+	int			(*turn) (const Game *game, const GameState *state);
+} GameRecordFormat;
+
+/*
  * One call of a game's exact solver (Game.solve): what the caller asks, the
  * memory the solver keeps between the caller's calls, and what it proved.
  */
@@ -207,6 +224,8 @@ struct Game
 	char	   *(*format_action) (const Game *game, const JsonbValue *action);
 	char	   *(*read_action) (const Game *game, const char *text);
 	const char *action_syntax;
+	/* Optional: what read_action reads, short, for a prompt: "the column, 1 to 7". */
+	const char *action_hint;
 
 	/*
 	 * Optional: the inverse of heuristic's curve, the evaluation in the
@@ -216,6 +235,15 @@ struct Game
 	double		(*centipawns) (const Game *game, double utility);
 	/* A picture of the position for psql (palloc'd). */
 	char	   *(*board) (const Game *game, const GameState *state);
+	/*
+	 * Optional: the board small enough for a node of a drawn graph, one
+	 * line per row, a character per cell ("X.O"), lines separated by
+	 * newlines, palloc'd.
+	 */
+	char	   *(*short_board) (const Game *game, const GameState *state);
+
+	/* Optional: the game's record format (chess PGN, checkers PDN). */
+	const GameRecordFormat *record_format;
 
 	/* Optional: the game's text notation (FEN, PDN FEN). */
 	void		(*from_fen) (const Game *game, const char *fen, GameState *out);

@@ -152,3 +152,11 @@ gt_read_notation(const Game *game, const char *text, const char **expected)
 	*expected = game->action_syntax;
 	return game->read_action(game, text);
 }
+
+const char *
+gt_move_hint(const Game *game)
+{
+	if (game->read_action == NULL)
+		return "JSON, as gametree.next() takes it";
+	return game->action_hint ? game->action_hint : game->action_syntax;
+}

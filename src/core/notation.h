@@ -27,6 +27,12 @@ extern char *gt_short_notation(const Game *game, Jsonb *move);
  */
 extern char *gt_read_notation(const Game *game, const char *text, const char **expected);
 
+/*
+ * How to type a move of the game, short, for a prompt: its action_hint
+ * (else its action_syntax), JSON for a game without read_action.
+ */
+extern const char *gt_move_hint(const Game *game);
+
 /* The pieces of the hooks (action_text.c, which the decoder fuzzer links too). */
 
 /* Element i of an array value, or NULL when value is no array or too short (action_text.c). */

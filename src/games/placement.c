@@ -96,3 +96,25 @@ placement_board_status(const Game *game, const PlacementBoard *board, const uint
 	else
 		appendStringInfo(buf, "%s wins\n", game->roles[goals[0] > goals[1] ? 0 : 1]);
 }
+
+char *
+placement_short_board(const uint64 *pieces, int nrows, int ncols, int (*bit) (int row, int col),
+					  const char letters[2])
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int row = 0; row < nrows; row++)
+	{
+		if (row > 0)
+			appendStringInfoChar(&buf, '\n');
+		for (int col = 0; col < ncols; col++)
+		{
+			int			b = bit(row, col);
+
+			appendStringInfoChar(&buf, (pieces[0] >> b & 1) ? letters[0] :
+								 (pieces[1] >> b & 1) ? letters[1] : '.');
+		}
+	}
+	return buf.data;
+}

@@ -61,4 +61,13 @@ extern void placement_decode(const Game *game, const PlacementBoard *board, Fact
 extern void placement_board_status(const Game *game, const PlacementBoard *board,
 								   const uint64 *pieces, StringInfo buf);
 
+/*
+ * For the short_board hook: nrows lines of ncols letters, the top row
+ * first, letters[r] where role r has a piece and '.' where none has;
+ * bit(row, col) is the bit of the picture's cell, from (0, 0) at the top
+ * left.
+ */
+extern char *placement_short_board(const uint64 *pieces, int nrows, int ncols,
+								   int (*bit) (int row, int col), const char letters[2]);
+
 #endif

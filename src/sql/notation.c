@@ -1,7 +1,8 @@
 /*
  * notation.c: the SQL functions of lines and notation: a line of moves
- * played (play) and as players write it (notation), a move without its position and back (short_notation,
- * parse_move), positions as FEN (from_fen, to_fen), and an evaluation in
+ * played (play) and as players write it (notation), a move without its
+ * position and back (short_notation, parse_move, move_hint), positions as
+ * FEN (from_fen, to_fen), and an evaluation in
  * centipawns.  The games' hooks do the work (core/line.h, core/notation.h).
  */
 #include "postgres.h"
@@ -88,6 +89,16 @@ gametree_parse_move(PG_FUNCTION_ARGS)
 	values[0] = move ? DirectFunctionCall1(jsonb_in, CStringGetDatum(move)) : (Datum) 0;
 	values[1] = CStringGetTextDatum(expected);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}
+
+/* move_hint(game): how to type a move, short, for a prompt. */
+PG_FUNCTION_INFO_V1(gametree_move_hint);
+Datum
+gametree_move_hint(PG_FUNCTION_ARGS)
+{
+	const Game *game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
+
+	PG_RETURN_TEXT_P(cstring_to_text(gt_move_hint(game)));
 }
 
 /* centipawns(game, utility): the evaluation behind a utility of the role to move. */

@@ -1,7 +1,7 @@
 /*
  * rules.c: the SQL functions that ask a game about its rules: games(),
  * initial(), legal(), next(), successors(), terminal(), goal(), control(),
- * board(), state_hash(), canonical() and heuristic().
+ * board(), short_board(), state_hash(), canonical() and heuristic().
  */
 #include "postgres.h"
 
@@ -144,6 +144,19 @@ gametree_board(PG_FUNCTION_ARGS)
 	GameState  *state = gt_state_argument(fcinfo, &game);
 
 	PG_RETURN_TEXT_P(cstring_to_text(game->board(game, state)));
+}
+
+/* short_board(game, state): a board small enough for a graph's node, NULL when the game has none. */
+PG_FUNCTION_INFO_V1(gametree_short_board);
+Datum
+gametree_short_board(PG_FUNCTION_ARGS)
+{
+	const Game *game;
+	GameState  *state = gt_state_argument(fcinfo, &game);
+
+	if (game->short_board == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(game->short_board(game, state)));
 }
 
 PG_FUNCTION_INFO_V1(gametree_state_hash);

@@ -177,6 +177,16 @@ ck_board(const Game *game, const GameState *state)
 	return buf.data;
 }
 
+/* PDN's results are PGN's; its FEN has no move number, so records number from 1. */
+static const GameRecordFormat pdn = {
+	.name = "PDN",
+	.tags = "[GameType \"21\"]\n",	/* PDN's code of English draughts */
+	.first_wins = "1-0",
+	.second_wins = "0-1",
+	.draw = "1/2-1/2",
+	.unfinished = "*",
+};
+
 const Game	checkers_game = {
 	.name = "checkers",
 	.description = "English draughts / American checkers, 8x8, squares 1-32; black moves first; "
@@ -205,7 +215,9 @@ const Game	checkers_game = {
 	.format_action = checkers_format_action,
 	.read_action = checkers_read_action,
 	.action_syntax = "a move in PDN notation, such as 11-15 or 22x15x8",
+	.action_hint = "PDN, such as 11-15 or 22x15x8",
 	.board = ck_board,
+	.record_format = &pdn,
 	.from_fen = checkers_from_fen,
 	.to_fen = checkers_to_fen,
 };

@@ -147,6 +147,23 @@ chess_notation(const Game *game, const GameState *state, GameMove move)
 	return chess_san(GT_STATE_AS(state, Position), (Move) move);
 }
 
+/* A record starting in a position numbers its moves from the position's fullmove number. */
+static int
+chess_turn(const Game *game, const GameState *state)
+{
+	return GT_STATE_AS(state, Position)->fullmove;
+}
+
+static const GameRecordFormat pgn = {
+	.name = "PGN",
+	.tags = "",
+	.first_wins = "1-0",
+	.second_wins = "0-1",
+	.draw = "1/2-1/2",
+	.unfinished = "*",
+	.turn = chess_turn,
+};
+
 const Game	chess_game = {
 	.name = "chess",
 	.description = "Chess, FIDE rules; facts and names as in GGP's chess.kif, FEN and UCI accepted",
@@ -175,8 +192,10 @@ const Game	chess_game = {
 	.format_action = chess_format_action,
 	.read_action = chess_read_action,
 	.action_syntax = "a move in SAN or UCI, such as Nf3, exd5, O-O, e8=Q or e2e4",
+	.action_hint = "SAN or UCI, such as Nf3, O-O, e4 or e2e4",
 	.centipawns = chess_centipawns,
 	.board = chess_board,
+	.record_format = &pgn,
 	.from_fen = chess_from_fen,
 	.to_fen = chess_to_fen,
 };

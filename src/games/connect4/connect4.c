@@ -301,6 +301,19 @@ c4_board(const Game *game, const GameState *state)
 	return buf.data;
 }
 
+/* The short board's cell (row, col), from 0 at the top left, as a bit. */
+static int
+short_board_bit(int row, int col)
+{
+	return C4_H * col + C4_ROWS - 1 - row;
+}
+
+static char *
+c4_short_board(const Game *game, const GameState *state)
+{
+	return placement_short_board(GT_STATE_AS(state, Connect4)->disc, C4_ROWS, C4_COLS, short_board_bit, "RB");
+}
+
 const Game	connect4_game = {
 	.name = "connect4",
 	.description = "Connect Four, 7 columns x 6 rows; facts and names as in ggp-base's connectFour.kif",
@@ -325,5 +338,7 @@ const Game	connect4_game = {
 	.format_action = c4_format_action,
 	.read_action = c4_read_action,
 	.action_syntax = "a column from 1 to 7",
+	.action_hint = "the column, 1 to 7",
 	.board = c4_board,
+	.short_board = c4_short_board,
 };

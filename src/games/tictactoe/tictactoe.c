@@ -212,6 +212,19 @@ ttt_board(const Game *game, const GameState *state)
 	return buf.data;
 }
 
+/* The short board's cell (row, col), from 0 at the top left, as a bit. */
+static int
+short_board_bit(int row, int col)
+{
+	return 3 * row + col;
+}
+
+static char *
+ttt_short_board(const Game *game, const GameState *state)
+{
+	return placement_short_board(GT_STATE_AS(state, TicTacToe)->mark, 3, 3, short_board_bit, "XO");
+}
+
 const Game	tictactoe_game = {
 	.name = "tictactoe",
 	.description = "Tic-tac-toe on a 3x3 board; facts and names as in ggp-base's ticTacToe.kif",
@@ -233,5 +246,7 @@ const Game	tictactoe_game = {
 	.format_action = ttt_format_action,
 	.read_action = ttt_read_action,
 	.action_syntax = "a row and a column, such as 2 2 or 2,2",
+	.action_hint = "row and column, such as 2 2 or 2,2",
 	.board = ttt_board,
+	.short_board = ttt_short_board,
 };
