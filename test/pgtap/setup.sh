@@ -19,14 +19,16 @@
 set -euo pipefail
 db=${1:-gametree_tap}
 cd "$(dirname "$0")/../.."
-psql() { "${PSQL:-psql}" -X -q -v ON_ERROR_STOP=1 "$@"; }
+# Named run_psql, not psql: a function psql calling "${PSQL:-psql}" would call
+# itself when PSQL is unset.
+run_psql() { "${PSQL:-psql}" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
-psql -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+run_psql -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 for ext in pgtap dblink gametree; do
-	psql -d "$db" -c "CREATE EXTENSION $ext"
+	run_psql -d "$db" -c "CREATE EXTENSION $ext"
 done
 
-psql -d "$db" \
+run_psql -d "$db" \
 	-c "CREATE TABLE public.reference_perft (game text, name text, position text, depth int, count bigint,
 	                                          count_with_early_ends bigint, source text)" \
 	-c "CREATE TABLE public.reference_perft_move_rules (game text, name text, position text, depth int,
@@ -40,15 +42,15 @@ psql -d "$db" \
 	-c "CREATE TABLE public.reference_conformance (game text PRIMARY KEY, perft_game text, perft_name text,
 	                                              max_depth int, source text)"
 for table in perft perft_move_rules positions chess_mates chess_avoid_mate connect4_values connect4_exact conformance; do
-	psql -d "$db" -c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
+	run_psql -d "$db" -c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
 done
 
 # The GDL game descriptions (test/data/gdl/README.md), one row per file, the
 # text less its final newline: psql reads each file into a variable, and
 # :'kif' quotes it.
-psql -d "$db" -c "CREATE TABLE public.reference_gdl (name text PRIMARY KEY, file text, kif text)"
+run_psql -d "$db" -c "CREATE TABLE public.reference_gdl (name text PRIMARY KEY, file text, kif text)"
 for file in test/data/gdl/*.kif; do
-	psql -d "$db" -v name="$(basename "$file" .kif)" -v file="$file" <<-'EOF'
+	run_psql -d "$db" -v name="$(basename "$file" .kif)" -v file="$file" <<-'EOF'
 		\set kif `cat :'file'`
 		INSERT INTO public.reference_gdl VALUES (:'name', :'file', :'kif');
 	EOF
