@@ -45,8 +45,10 @@ grep -qE '^Result: PASS' "$log/tap.out" || failed=$((failed + 1))
 
 # A script that prints "ok N - ..." / "not ok N - ..." lines; one that
 # stops before its first test (no database, say) counts as one failure.
+ran_scripts=()
 tap_script() {
 	local name=$1 status=0 stage_failed; shift
+	ran_scripts+=("$2")
 	"$@" >"$log/$name.out" 2>&1 || status=$?
 	cat "$log/$name.out"
 	passed=$((passed + $(grep -cE '^ok [0-9]+' "$log/$name.out" || true)))
@@ -79,6 +81,14 @@ tap_script tools bash test/t/tools_check.sh
 # Last: it restarts the private cluster (ending every session on it).
 gt_log "a game loaded from GDL outlives a restart of the server"
 tap_script gdl_restart bash test/t/gdl_restart_check.sh
+
+# Every script of test/t/ runs: one added there but not listed above fails.
+for script in test/t/*.sh; do
+	case " ${ran_scripts[*]} " in
+		*" $script "*) ;;
+		*) echo "not ok - $script is not run by tools/check.sh"; failed=$((failed + 1)) ;;
+	esac
+done
 
 rm -rf "$log"
 echo "$passed passed, $failed failed"
