@@ -5,6 +5,7 @@
 #include "postgres.h"
 
 #include "core/game.h"
+#include "core/compact.h"
 #include "core/jsonfacts.h"
 #include <math.h>
 
@@ -76,6 +77,22 @@ gt_find_game(const char *name)
 	for (int i = 0; i < nsources; i++)
 	{
 		const Game *game = sources[i]->find(name);
+
+		if (game != NULL)
+			return game;
+	}
+	return NULL;
+}
+
+const Game *
+gt_find_game_by_number(int32 number)
+{
+	for (int i = 0; i < gt_game_count(); i++)
+		if (gt_game_number(gt_game_at(i)->name) == number)
+			return gt_game_at(i);
+	for (int i = 0; i < nsources; i++)
+	{
+		const Game *game = sources[i]->find_number(number);
 
 		if (game != NULL)
 			return game;

@@ -179,6 +179,22 @@ struct Game
 	int64		(*perft) (const Game *game, const GameState *state, int depth,
 						  bool draw_rules);
 
+	/*
+	 * Storage format (core/compact.h): the state in as few bytes as the
+	 * game can manage, for gametree.state values.  pack writes at most
+	 * packed_bytes bytes and returns how many; equal states pack to equal
+	 * bytes, and packings are stable across builds and machines' runs (they
+	 * are stored).  unpack reads len bytes back and returns false when they
+	 * are no packing at all; it reads no byte past len, and whatever it
+	 * accepts is a state every other hook can take (in range, no overlaps),
+	 * though not necessarily one the game reaches: the caller checks that
+	 * through the edge format.  NULL, NULL: the state's own bytes, unused
+	 * trailing zero bytes left out (packed_bytes then is state_bytes).
+	 */
+	uint32		packed_bytes;
+	int			(*pack) (const Game *game, const GameState *state, uint8 *out);
+	bool		(*unpack) (const Game *game, const uint8 *in, int len, GameState *out);
+
 	/* Edge format. */
 	/* Emits the facts of the state (without the enclosing array), canonically. */
 	void		(*encode_state) (const Game *game, const GameState *state, JsonOut *out);
@@ -277,6 +293,8 @@ typedef struct GameSource
 	const char *label;			/* in the unknown-game hint: "loaded from GDL" */
 	/* The source's game of that name, or NULL; valid until transaction end. */
 	const Game *(*find) (const char *name);
+	/* The same, by the game's number (core/compact.h). */
+	const Game *(*find_number) (int32 number);
 	/* Its games' names, ", "-separated, for messages. */
 	char	   *(*names) (void);
 	/* Adds (game, roles, description) rows of its games to a games() result. */

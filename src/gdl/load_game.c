@@ -22,6 +22,8 @@
  */
 #include "postgres.h"
 
+#include "core/compact.h"
+
 #include <limits.h>
 
 #include "access/detoast.h"
@@ -315,6 +317,37 @@ find_loaded_game(const char *name)
 	return compile_and_keep(name, stored.kif, stored.engine, NULL)->game;
 }
 
+/*
+ * The game of a number: the names of the games loaded are few, and a
+ * number is a hash of a name, so each name's is computed.
+ */
+static const Game *
+find_loaded_game_by_number(int32 number)
+{
+	char	   *name = NULL;
+	int			level;
+	MemoryContext caller = CurrentMemoryContext;
+
+	for (LoadedGame *entry = loaded; entry != NULL; entry = entry->next)
+		if (gt_game_number(entry->name) == number)
+			return find_loaded_game(entry->name);
+	if (!OidIsValid(gdl_games_relid()))
+		return NULL;
+	SPI_connect();
+	level = gt_pin_search_path();
+	spi_run("SELECT name FROM gametree.gdl_games", 0, NULL, NULL, SPI_OK_SELECT);
+	for (uint64 i = 0; i < SPI_processed && name == NULL; i++)
+	{
+		char	   *candidate = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+
+		if (gt_game_number(candidate) == number)
+			name = MemoryContextStrdup(caller, candidate);
+	}
+	gt_unpin_search_path(level);
+	SPI_finish();
+	return name != NULL ? find_loaded_game(name) : NULL;
+}
+
 static char *
 loaded_game_names(void)
 {
@@ -369,6 +402,7 @@ list_loaded_games(Tuplestorestate *result, TupleDesc desc)
 static const GameSource gdl_source = {
 	.label = "loaded from GDL",
 	.find = find_loaded_game,
+	.find_number = find_loaded_game_by_number,
 	.names = loaded_game_names,
 	.list = list_loaded_games,
 };
@@ -492,6 +526,8 @@ gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
 				 same_name_detail(taken, name),
 				 errhint("SELECT gametree.unload_game('%s') first, or load it under another name.", taken)));
 	}
+
+	gt_check_game_number(name);
 
 	for (LoadedGame *g = loaded; g != NULL; g = g->next)
 		if (strcmp(g->name, name) == 0)
