@@ -417,3 +417,196 @@ AS 'MODULE_PATHNAME', 'gametree_subtree'
 LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION @extschema@.subtree(text, bigint, integer) IS
 'The states within plies of a state (no rows when it is not in the tree), nearest first, each with its edges as a JSON array of {to, move, utility, proven, visits, best} in move order when it is nearer than plies';
+
+-- gametree.state: a position in a few bytes, the game's number and its
+-- packing of the state (src/core/compact.c).  Its text form is the state's
+-- JSON; a type modifier, the game, says how to read JSON typed into it:
+-- '[...]'::gametree.state('tictactoe').  Tree tables store their states as
+-- gametree.state('<game>').
+
+CREATE TYPE @extschema@.state;
+
+CREATE FUNCTION @extschema@.state_in(cstring, oid, integer)
+RETURNS @extschema@.state
+AS 'MODULE_PATHNAME', 'gametree_state_in'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_in(cstring, oid, integer) IS
+'Input of gametree.state: the state as JSON, read by the game its type modifier names';
+
+CREATE FUNCTION @extschema@.state_out(@extschema@.state)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'gametree_state_out'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_out(@extschema@.state) IS
+'Output of gametree.state: the state as JSON, exactly as gametree''s functions write states';
+
+CREATE FUNCTION @extschema@.state_recv(internal, oid, integer)
+RETURNS @extschema@.state
+AS 'MODULE_PATHNAME', 'gametree_state_recv'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_recv(internal, oid, integer) IS
+'Binary input of gametree.state: the game''s number (4 bytes, network order), then its packing; checked as JSON input is';
+
+CREATE FUNCTION @extschema@.state_send(@extschema@.state)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'gametree_state_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_send(@extschema@.state) IS
+'Binary output of gametree.state: the game''s number (4 bytes, network order), then its packing';
+
+CREATE FUNCTION @extschema@.state_typmod_in(cstring[])
+RETURNS integer
+AS 'MODULE_PATHNAME', 'gametree_state_typmod_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_typmod_in(cstring[]) IS
+'Type modifier of gametree.state: the game''s number, from its name (gametree.state(''chess'')) or the number itself';
+
+CREATE FUNCTION @extschema@.state_typmod_out(integer)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'gametree_state_typmod_out'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_typmod_out(integer) IS
+'Type modifier of gametree.state as written: the game''s name, or its number when no loaded game has it';
+
+CREATE TYPE @extschema@.state (
+    INPUT = @extschema@.state_in,
+    OUTPUT = @extschema@.state_out,
+    RECEIVE = @extschema@.state_recv,
+    SEND = @extschema@.state_send,
+    TYPMOD_IN = @extschema@.state_typmod_in,
+    TYPMOD_OUT = @extschema@.state_typmod_out,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+COMMENT ON TYPE @extschema@.state IS
+'A game state in a few bytes: the game''s number and the game''s packing of the state; prints as the state''s JSON. gametree.state(''game'') holds states of that game';
+
+CREATE FUNCTION @extschema@.state_to_jsonb(@extschema@.state)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_state_to_jsonb'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_to_jsonb(@extschema@.state) IS
+'The state as JSON (the implicit cast from gametree.state to jsonb, so that every function taking a JSON state takes a stored one)';
+CREATE CAST (@extschema@.state AS jsonb) WITH FUNCTION @extschema@.state_to_jsonb(@extschema@.state) AS IMPLICIT;
+COMMENT ON CAST (@extschema@.state AS jsonb) IS
+'A stored state where JSON is expected: state->0, state @> ..., jsonb_array_elements(state) and every function that takes a JSON state';
+
+CREATE FUNCTION @extschema@.jsonb_to_state(jsonb, integer, boolean)
+RETURNS @extschema@.state
+AS 'MODULE_PATHNAME', 'gametree_jsonb_to_state'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.jsonb_to_state(jsonb, integer, boolean) IS
+'A JSON state as gametree.state of the game the type modifier names (the cast from jsonb, also on assignment to a tree''s state column)';
+CREATE CAST (jsonb AS @extschema@.state) WITH FUNCTION @extschema@.jsonb_to_state(jsonb, integer, boolean) AS ASSIGNMENT;
+COMMENT ON CAST (jsonb AS @extschema@.state) IS
+'A JSON state into gametree.state(''game''): state JSON is checked by the game as every function checks it';
+
+CREATE FUNCTION @extschema@.state_of_game(@extschema@.state, integer, boolean)
+RETURNS @extschema@.state
+AS 'MODULE_PATHNAME', 'gametree_state_of_game'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_of_game(@extschema@.state, integer, boolean) IS
+'The value itself when it is of the game the type modifier names, else an error: a column of one game holds that game''s states';
+CREATE CAST (@extschema@.state AS @extschema@.state) WITH FUNCTION @extschema@.state_of_game(@extschema@.state, integer, boolean) AS IMPLICIT;
+COMMENT ON CAST (@extschema@.state AS @extschema@.state) IS
+'Checks that a state is of the game of the column it goes into';
+
+CREATE FUNCTION @extschema@.state_to_bytea(@extschema@.state)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'gametree_state_to_bytea'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_to_bytea(@extschema@.state) IS
+'The binary form of a state: the game''s number (4 bytes, network order), then the game''s packing';
+CREATE CAST (@extschema@.state AS bytea) WITH FUNCTION @extschema@.state_to_bytea(@extschema@.state);
+COMMENT ON CAST (@extschema@.state AS bytea) IS
+'The binary form of a state, as binary COPY writes it';
+
+CREATE FUNCTION @extschema@.bytea_to_state(bytea, integer, boolean)
+RETURNS @extschema@.state
+AS 'MODULE_PATHNAME', 'gametree_bytea_to_state'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bytea_to_state(bytea, integer, boolean) IS
+'A state from its binary form, accepted only as the game packs a legal position';
+CREATE CAST (bytea AS @extschema@.state) WITH FUNCTION @extschema@.bytea_to_state(bytea, integer, boolean);
+COMMENT ON CAST (bytea AS @extschema@.state) IS
+'A state from its binary form (gametree.state''s cast to bytea), checked as the game checks JSON';
+
+CREATE FUNCTION @extschema@.state_hash(state @extschema@.state)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'gametree_state_hash_of_value'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_hash(@extschema@.state) IS
+'The game''s stable 64-bit hash of a stored state, the id of its row in a tree (the same as state_hash(game, state::jsonb))';
+
+CREATE FUNCTION @extschema@.game_of(state @extschema@.state)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_game_of'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.game_of(@extschema@.state) IS
+'The name of the game of a stored state';
+
+CREATE FUNCTION @extschema@.state_cmp(@extschema@.state, @extschema@.state) RETURNS integer
+AS 'MODULE_PATHNAME', 'gametree_state_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_cmp(@extschema@.state, @extschema@.state) IS
+'Btree support of gametree.state: an order of the stored bytes, which equal states share; not an order of play';
+CREATE FUNCTION @extschema@.state_eq(@extschema@.state, @extschema@.state) RETURNS boolean
+AS 'MODULE_PATHNAME', 'gametree_state_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_eq(@extschema@.state, @extschema@.state) IS 'The = of gametree.state: the same game and position';
+CREATE FUNCTION @extschema@.state_ne(@extschema@.state, @extschema@.state) RETURNS boolean
+AS 'MODULE_PATHNAME', 'gametree_state_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_ne(@extschema@.state, @extschema@.state) IS 'The <> of gametree.state';
+CREATE FUNCTION @extschema@.state_lt(@extschema@.state, @extschema@.state) RETURNS boolean
+AS 'MODULE_PATHNAME', 'gametree_state_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_lt(@extschema@.state, @extschema@.state) IS 'The < of gametree.state (bytewise, for sorting and btree indexes)';
+CREATE FUNCTION @extschema@.state_le(@extschema@.state, @extschema@.state) RETURNS boolean
+AS 'MODULE_PATHNAME', 'gametree_state_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_le(@extschema@.state, @extschema@.state) IS 'The <= of gametree.state (bytewise)';
+CREATE FUNCTION @extschema@.state_gt(@extschema@.state, @extschema@.state) RETURNS boolean
+AS 'MODULE_PATHNAME', 'gametree_state_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_gt(@extschema@.state, @extschema@.state) IS 'The > of gametree.state (bytewise)';
+CREATE FUNCTION @extschema@.state_ge(@extschema@.state, @extschema@.state) RETURNS boolean
+AS 'MODULE_PATHNAME', 'gametree_state_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_ge(@extschema@.state, @extschema@.state) IS 'The >= of gametree.state (bytewise)';
+CREATE FUNCTION @extschema@.state_hash_key(@extschema@.state) RETURNS integer
+AS 'MODULE_PATHNAME', 'gametree_state_hash_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_hash_key(@extschema@.state) IS 'Hash support of gametree.state (hash joins, GROUP BY)';
+CREATE FUNCTION @extschema@.state_hash_key_extended(@extschema@.state, bigint) RETURNS bigint
+AS 'MODULE_PATHNAME', 'gametree_state_hash_key_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.state_hash_key_extended(@extschema@.state, bigint) IS 'Seeded hash support of gametree.state (hash partitioning)';
+
+CREATE OPERATOR @extschema@.= (LEFTARG = @extschema@.state, RIGHTARG = @extschema@.state,
+    FUNCTION = @extschema@.state_eq, COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+    RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
+COMMENT ON OPERATOR @extschema@.= (@extschema@.state, @extschema@.state) IS 'The same game and position';
+CREATE OPERATOR @extschema@.<> (LEFTARG = @extschema@.state, RIGHTARG = @extschema@.state,
+    FUNCTION = @extschema@.state_ne, COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+    RESTRICT = neqsel, JOIN = neqjoinsel);
+COMMENT ON OPERATOR @extschema@.<> (@extschema@.state, @extschema@.state) IS 'Another game or position';
+CREATE OPERATOR @extschema@.< (LEFTARG = @extschema@.state, RIGHTARG = @extschema@.state,
+    FUNCTION = @extschema@.state_lt, COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+    RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+COMMENT ON OPERATOR @extschema@.< (@extschema@.state, @extschema@.state) IS 'Before in the bytewise order of stored states';
+CREATE OPERATOR @extschema@.<= (LEFTARG = @extschema@.state, RIGHTARG = @extschema@.state,
+    FUNCTION = @extschema@.state_le, COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+    RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+COMMENT ON OPERATOR @extschema@.<= (@extschema@.state, @extschema@.state) IS 'Not after, in the bytewise order of stored states';
+CREATE OPERATOR @extschema@.> (LEFTARG = @extschema@.state, RIGHTARG = @extschema@.state,
+    FUNCTION = @extschema@.state_gt, COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+    RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+COMMENT ON OPERATOR @extschema@.> (@extschema@.state, @extschema@.state) IS 'After in the bytewise order of stored states';
+CREATE OPERATOR @extschema@.>= (LEFTARG = @extschema@.state, RIGHTARG = @extschema@.state,
+    FUNCTION = @extschema@.state_ge, COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+    RESTRICT = scalargesel, JOIN = scalargejoinsel);
+COMMENT ON OPERATOR @extschema@.>= (@extschema@.state, @extschema@.state) IS 'Not before, in the bytewise order of stored states';
+
+CREATE OPERATOR CLASS @extschema@.state_ops DEFAULT FOR TYPE @extschema@.state USING btree AS
+    OPERATOR 1 @extschema@.<, OPERATOR 2 @extschema@.<=, OPERATOR 3 @extschema@.=,
+    OPERATOR 4 @extschema@.>=, OPERATOR 5 @extschema@.>,
+    FUNCTION 1 @extschema@.state_cmp(@extschema@.state, @extschema@.state);
+COMMENT ON OPERATOR CLASS @extschema@.state_ops USING btree IS 'Sorting and indexing stored states (bytewise)';
+CREATE OPERATOR CLASS @extschema@.state_ops DEFAULT FOR TYPE @extschema@.state USING hash AS
+    OPERATOR 1 @extschema@.=,
+    FUNCTION 1 @extschema@.state_hash_key(@extschema@.state),
+    FUNCTION 2 @extschema@.state_hash_key_extended(@extschema@.state, bigint);
+COMMENT ON OPERATOR CLASS @extschema@.state_ops USING hash IS 'Hash joins, hash aggregation and hash partitioning of stored states';
