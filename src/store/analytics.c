@@ -114,7 +114,7 @@ query_principal_variation(text *name, int64 state_id)
 					 " FROM line l JOIN %1$s s ON s.id = l.id"
 					 " JOIN %2$s g ON g.init_id = s.id AND g.move_id = s.best_move"
 					 " WHERE g.next_id <> ALL (l.path)) "
-					 "SELECT l.ply, l.id, m.move, s.utility, s.proven, s.state "
+					 "SELECT l.ply, l.id, m.move, s.utility, s.proven, s.state::jsonb "
 					 "FROM line l JOIN %1$s s ON s.id = l.id "
 					 "LEFT JOIN %3$s m ON m.id = s.best_move ORDER BY l.ply",
 					 tree->states, tree->graph, tree->moves),

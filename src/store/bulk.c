@@ -11,6 +11,8 @@
  */
 #include "postgres.h"
 
+#include "core/compact.h"
+
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "access/xact.h"
@@ -76,16 +78,15 @@ is_column(Node *node, Relation rel, const char *column)
 	return node != NULL && IsA(node, Var) && ((Var *) node)->varattno == attnameAttNum(rel, column, false);
 }
 
-/* Is expr "id = gametree.state_hash('game', state)", the CHECK that create_tree makes? */
+/* Is expr "id = gametree.state_hash(state)", the CHECK that create_tree makes? */
 static bool
-is_state_hash_check(Node *expr, Relation rel, const char *game)
+is_state_hash_check(Node *expr, Relation rel)
 {
-	Oid			argtypes[2] = {TEXTOID, JSONBOID};
+	Oid			state_type = gt_state_type_oid();
 	Oid			state_hash = LookupFuncName(list_make2(makeString("gametree"), makeString("state_hash")),
-											2, argtypes, true);
+											1, &state_type, true);
 	OpExpr	   *eq;
 	FuncExpr   *call;
-	Const	   *name;
 
 	if (!IsA(expr, OpExpr) || get_opcode(((OpExpr *) expr)->opno) != F_INT8EQ)
 		return false;
@@ -94,12 +95,8 @@ is_state_hash_check(Node *expr, Relation rel, const char *game)
 		!IsA(lsecond(eq->args), FuncExpr))
 		return false;
 	call = lsecond_node(FuncExpr, eq->args);
-	if (!OidIsValid(state_hash) || call->funcid != state_hash || list_length(call->args) != 2 ||
-		!IsA(linitial(call->args), Const) || !is_column(lsecond(call->args), rel, "state"))
-		return false;
-	name = linitial_node(Const, call->args);
-	return name->consttype == TEXTOID && !name->constisnull &&
-		strcmp(TextDatumGetCString(name->constvalue), game) == 0;
+	return OidIsValid(state_hash) && call->funcid == state_hash && list_length(call->args) == 1 &&
+		is_column(linitial(call->args), rel, "state");
 }
 
 /*
@@ -107,7 +104,7 @@ is_state_hash_check(Node *expr, Relation rel, const char *game)
  * state hash CHECK when skip_state_hash: a NULL expression passes.
  */
 static void
-prepare_checks(BulkInsert *bulk, const char *skip_state_hash)
+prepare_checks(BulkInsert *bulk, bool skip_state_hash)
 {
 	TupleConstr *constr = RelationGetDescr(bulk->rel)->constr;
 	MemoryContext outer = MemoryContextSwitchTo(bulk->estate->es_query_cxt);
@@ -118,14 +115,14 @@ prepare_checks(BulkInsert *bulk, const char *skip_state_hash)
 	{
 		Node	   *expr = stringToNode(constr->check[i].ccbin);
 
-		if (skip_state_hash == NULL || !is_state_hash_check(expr, bulk->rel, skip_state_hash))
+		if (!skip_state_hash || !is_state_hash_check(expr, bulk->rel))
 			bulk->rri->ri_ConstraintExprs[i] = ExecPrepareExpr((Expr *) expr, bulk->estate);
 	}
 	MemoryContextSwitchTo(outer);
 }
 
 BulkInsert *
-bulk_open(Oid relid, const char *const *columns, int ncols, const char *skip_state_hash)
+bulk_open(Oid relid, const char *const *columns, int ncols, bool skip_state_hash)
 {
 	Relation	rel = table_open(relid, RowExclusiveLock);
 	TupleDesc	desc = RelationGetDescr(rel);

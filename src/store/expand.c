@@ -19,6 +19,8 @@
  */
 #include "postgres.h"
 
+#include "core/compact.h"
+
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "core/clock.h"
@@ -54,7 +56,7 @@ typedef struct BatchNode
 	int			mover;
 	int32		first_edge;
 	int32		nedges;
-	Datum		state_json;		/* NODE_NEW */
+	Datum		state_value;	/* NODE_NEW: the gametree.state value */
 	Datum		goal_json;		/* NODE_NEW and terminal */
 	Value		value;
 } BatchNode;
@@ -189,18 +191,16 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	value_of_state(game, state, node->terminal, &node->value);
 	if (kind == NODE_NEW)
 	{
-		MemoryContext outer = MemoryContextSwitchTo(b->scratch);
-		Jsonb	   *state_json = gt_encode_state(game, state);
+		MemoryContext outer = MemoryContextSwitchTo(b->cxt);
 
+		node->state_value = PointerGetDatum(gt_state_value(game, state));
 		MemoryContextSwitchTo(outer);
 		b->new_nodes++;
-		node->state_json = encoded(b, state_json);
 		if (node->terminal)
 		{
 			MemoryContextSwitchTo(b->scratch);
-			state_json = gt_encode_goals(game, state);
+			node->goal_json = encoded(b, gt_encode_goals(game, state));
 			MemoryContextSwitchTo(outer);
-			node->goal_json = encoded(b, state_json);
 		}
 	}
 	return index;
@@ -337,25 +337,16 @@ read_stored(Batch *b, int32 from, int32 to)
 					utility_null,
 					mobility_null;
 		int64		id = DatumGetInt64(SPI_getbinval(row, desc, 1, &isnull));
-		Jsonb	   *stored = DatumGetJsonbP(SPI_getbinval(row, desc, 2, &isnull));
+		struct varlena *stored = PG_DETOAST_DATUM_PACKED(SPI_getbinval(row, desc, 2, &isnull));
 		BatchNode  *node = &b->nodes[id_index_find(&b->node_ids, id)];
-		Jsonb	   *ours = DatumGetJsonbP(node->state_json);
+		struct varlena *ours = (struct varlena *) DatumGetPointer(node->state_value);
 		Datum		utility = SPI_getbinval(row, desc, 3, &utility_null);
 		Datum		mobility = SPI_getbinval(row, desc, 4, &mobility_null);
 
-		/*
-		 * Encodings are canonical, so the same position has the same bytes;
-		 * a row written by hand may differ in fact order, so decode before
-		 * calling it a collision.
-		 */
-		if (VARSIZE(stored) != VARSIZE(ours) || memcmp(stored, ours, VARSIZE(ours)) != 0)
-		{
-			GameState  *theirs = gt_decode_state(b->game, stored);
-
-			if (theirs->size != node->state->size ||
-				memcmp(theirs->data, node->state->data, theirs->size) != 0)
-				hash_collision(tree, id);
-		}
+		/* Packings are canonical: the same position has the same bytes. */
+		if (VARSIZE_ANY_EXHDR(stored) != VARSIZE_ANY_EXHDR(ours) ||
+			memcmp(VARDATA_ANY(stored), VARDATA_ANY(ours), VARSIZE_ANY_EXHDR(ours)) != 0)
+			hash_collision(tree, id);
 		node->kind = NODE_STORED;
 		b->new_nodes--;
 		value_read(b->codec, utility, utility_null, mobility, mobility_null,
@@ -559,7 +550,7 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 	BatchNode  *node = &b->nodes[rows->states[index].row];
 
 	row_set(c, STATE_ID, k, Int64GetDatum(node->id), false);
-	row_set(c, STATE_STATE, k, node->state_json, false);
+	row_set(c, STATE_STATE, k, node->state_value, false);
 	row_set(c, STATE_GOAL, k, node->goal_json, !node->terminal);
 	row_set(c, STATE_DEPTH, k, Int32GetDatum(node->depth), false);
 	row_set(c, STATE_CONTROL, k, node->mover == GT_NO_ROLE ? (Datum) 0 :
@@ -586,7 +577,7 @@ insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 	BatchRows	rows = {b};
 	int32		n;
 	RowTable	table = {b->tree->relids[TREE_STATES], b->tree->states,
-		tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), b->game->name};
+		tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), true};
 
 	if (states_seen >= 0 && tree_state_count(b->tree) != states_seen)
 	{
@@ -642,7 +633,7 @@ insert_edges(Batch *b, ExpansionCounts *stored)
 	BatchRows	rows = {b};
 	int32		n = 0;
 	RowTable	table = {b->tree->relids[TREE_GRAPH], b->tree->graph,
-		tree_column_names(TREE_GRAPH, edge_columns, EDGE_INSERTED), NULL};
+		tree_column_names(TREE_GRAPH, edge_columns, EDGE_INSERTED), false};
 
 	rows.edges = palloc_extended(Max(b->nedges, 1) * sizeof(EdgeRow), MCXT_ALLOC_HUGE);
 	for (int32 i = 0; i < b->nnodes; i++)
@@ -758,10 +749,10 @@ expand_rows(const Tree *tree, const GrowLimits *limits, ExpansionCounts *stored)
 		bool		isnull;
 		HeapTuple	row = rows->vals[r];
 		int64		id = DatumGetInt64(SPI_getbinval(row, rows->tupdesc, 1, &isnull));
-		Jsonb	   *json = DatumGetJsonbP(SPI_getbinval(row, rows->tupdesc, 2, &isnull));
+		struct varlena *value = PG_DETOAST_DATUM_PACKED(SPI_getbinval(row, rows->tupdesc, 2, &isnull));
 		int32		depth = DatumGetInt32(SPI_getbinval(row, rows->tupdesc, 3, &isnull));
 
-		add_node(&b, id, gt_decode_state(tree->game, json), depth, NODE_TAKEN);
+		add_node(&b, id, gt_state_of_value(tree->game, value), depth, NODE_TAKEN);
 	}
 	SPI_freetuptable(rows);
 	/* What the tree held before this batch looked up its states. */

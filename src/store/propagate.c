@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include "core/compact.h"
+
 #include <math.h>
 
 #include "catalog/pg_type.h"
@@ -267,7 +269,7 @@ leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, V
 	}
 	else if (!state_null && game->heuristic != NULL)
 	{
-		GameState  *s = gt_decode_state(game, DatumGetJsonbP(state));
+		GameState  *s = gt_state_of_value(game, PG_DETOAST_DATUM_PACKED(state));
 
 		if (!game->terminal(game, s))
 			value_of_state(game, s, false, v);

@@ -271,7 +271,7 @@ write_rows(const char *sql, const RowTable *table, int ncols, const Oid *types, 
 	Assert(ncols <= WRITE_COLUMNS && (sql == NULL) != (table == NULL));
 	if (table != NULL && nrows > 0)
 	{
-		bulk = bulk_open(table->relid, table->columns, ncols, table->state_hash_game);
+		bulk = bulk_open(table->relid, table->columns, ncols, table->ids_are_state_hashes);
 		if (bulk == NULL)
 			sql = insert_sql(table, ncols);
 	}

@@ -76,7 +76,7 @@ typedef struct RowTable
 	Oid			relid;
 	const char *qualified;
 	const char *const *columns;
-	const char *state_hash_game;
+	bool		ids_are_state_hashes;
 } RowTable;
 
 /*

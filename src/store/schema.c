@@ -5,13 +5,15 @@
 
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
+#include "core/compact.h"
 #include "store/schema.h"
 #include "utils/builtins.h"
 
 static const TreeColumn states_columns[STATES_COLUMNS + 1] = {
 	/* The id is the position's hash, so the key keeps positions unique. */
 	[STATES_ID] = {"id", INT8OID, "bigint PRIMARY KEY", true},
-	[STATES_STATE] = {"state", JSONBOID, "jsonb NOT NULL", true},
+	/* The position in a few bytes; the type modifier keeps the column to the tree's game. */
+	[STATES_STATE] = {"state", InvalidOid, "gametree.state(%1$s) NOT NULL", true},
 	[STATES_GOAL] = {"goal", JSONBOID, "jsonb", false},
 	[STATES_DEPTH] = {"depth", INT4OID, "integer NOT NULL", true},
 	[STATES_CONTROL] = {"control", TEXTOID, "text", false},
@@ -46,7 +48,7 @@ static const TreeColumn graph_columns[GRAPH_COLUMNS + 1] = {
 };
 
 const TreeTable tree_tables[TREE_TABLES] = {
-	{TREE_STATES_SUFFIX, states_columns, "CHECK (id = gametree.state_hash(%1$s, state))", "",
+	{TREE_STATES_SUFFIX, states_columns, "CHECK (id = gametree.state_hash(state))", "",
 		"CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded",
 	"gametree %1$s tree %2$s: one row per distinct position, id = gametree.state_hash"},
 	{TREE_MOVES_SUFFIX, moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
@@ -82,8 +84,14 @@ tree_column_types(int table, const int *columns, int n)
 	Oid		   *types = palloc(n * sizeof(Oid));
 
 	for (int c = 0; c < n; c++)
-		types[c] = tree_tables[table].columns[columns[c]].type;
+		types[c] = tree_column_type(&tree_tables[table].columns[columns[c]]);
 	return types;
+}
+
+Oid
+tree_column_type(const TreeColumn *column)
+{
+	return OidIsValid(column->type) ? column->type : gt_state_type_oid();
 }
 
 char *
@@ -95,7 +103,8 @@ tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "CREATE TABLE %s (", qualified);
 	for (const TreeColumn *c = table->columns; c->name != NULL; c++)
-		appendStringInfo(&sql, "%s%s %s", c == table->columns ? "" : ", ", c->name, c->definition);
+		appendStringInfo(&sql, "%s%s %s", c == table->columns ? "" : ", ", c->name,
+						 psprintf(c->definition, game_literal));
 	if (table->constraints != NULL)
 		appendStringInfo(&sql, ", %s", psprintf(table->constraints, game_literal));
 	appendStringInfo(&sql, ")%s;", table->options);

@@ -12,8 +12,8 @@
 typedef struct TreeColumn
 {
 	const char *name;
-	Oid			type;
-	const char *definition;		/* after the name in CREATE TABLE */
+	Oid			type;			/* InvalidOid: gametree.state, of the tree's game */
+	const char *definition;		/* after the name in CREATE TABLE; %1$s: the game, quoted */
 	bool		not_null;		/* C reads it without a NULL check */
 } TreeColumn;
 
@@ -80,6 +80,7 @@ extern char *tree_table_name(const char *tree, int table);
 /* The names and types of n columns of a table (positions as above), in the order given. */
 extern const char *const *tree_column_names(int table, const int *columns, int n);
 extern Oid *tree_column_types(int table, const int *columns, int n);
+extern Oid	tree_column_type(const TreeColumn *column);
 
 /* The statements that create one of a tree's tables. */
 extern char *tree_table_ddl(const TreeTable *table, const char *qualified, const char *game,

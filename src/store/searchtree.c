@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include "core/compact.h"
+
 #include "catalog/pg_type.h"
 #include "core/line.h"
 #include "store/settings.h"
@@ -137,7 +139,7 @@ tree_search_begin(text *name, const Game *game, const GameState *state)
 	ts->root_id = (int64) gt_state_hash(game, state);
 	spi_run(psprintf("SELECT state, expanded, proven, best_move FROM %s WHERE id = $1", tree->states),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(ts->root_id)}, SPI_OK_SELECT);
-	stored = SPI_processed == 0 ? NULL : gt_decode_state(game, DatumGetJsonbP(column(0, 1, &isnull)));
+	stored = SPI_processed == 0 ? NULL : gt_state_of_value(game, PG_DETOAST_DATUM_PACKED(column(0, 1, &isnull)));
 	if (stored == NULL || stored->size != state->size ||
 		memcmp(stored->data, state->data, state->size) != 0)
 		ereport(ERROR,

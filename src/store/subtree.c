@@ -37,7 +37,7 @@ tree_subtree(text *tree_name, int64 state_id, int32 plies, Tuplestorestate *resu
 				   " UNION"
 				   " SELECT g.next_id, w.ply + 1 FROM walk w JOIN %1$s g ON g.init_id = w.id WHERE w.ply < $2"
 				   "), reached AS (SELECT id, min(ply) AS ply FROM walk GROUP BY id) "
-				   "SELECT r.id, r.ply, s.depth, s.state, s.expanded, s.goal IS NOT NULL, s.control, "
+				   "SELECT r.id, r.ply, s.depth, s.state::jsonb, s.expanded, s.goal IS NOT NULL, s.control, "
 				   "s.utility, s.mobility, s.proven, "
 				   "CASE WHEN r.ply < $2 THEN coalesce((SELECT jsonb_agg(jsonb_build_object("
 				   "'to', g.next_id, 'move', m.move, 'utility', g.utility, 'proven', g.proven, "

@@ -4,6 +4,8 @@
  */
 #include "postgres.h"
 
+#include "core/compact.h"
+
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "access/htup_details.h"
@@ -133,13 +135,17 @@ tree_table(const Tree *tree, Oid schema, int which)
 					 errmsg("column %s of %s is missing", c->name, table),
 					 errdetail("The tables of tree \"%s\" were altered.", tree->qualified)));
 		att = (Form_pg_attribute) GETSTRUCT(tuple);
-		fits = att->atttypid == c->type && (att->attnotnull || !c->not_null);
+		/* A state column of another game would be read with the wrong rules. */
+		fits = att->atttypid == tree_column_type(c) && (att->attnotnull || !c->not_null) &&
+			(OidIsValid(c->type) || att->atttypmod == gt_game_number(tree->game->name));
 		ReleaseSysCache(tuple);
 		if (!fits)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 					 errmsg("column %s of %s must be %s%s", c->name, table,
-							format_type_be(c->type), c->not_null ? " NOT NULL" : ""),
+							OidIsValid(c->type) ? format_type_be(c->type) :
+							format_type_with_typemod(tree_column_type(c), gt_game_number(tree->game->name)),
+							c->not_null ? " NOT NULL" : ""),
 					 errdetail("The tables of tree \"%s\" were altered.", tree->qualified)));
 	}
 	return relid;
