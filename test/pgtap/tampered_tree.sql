@@ -41,7 +41,7 @@ END $$;
 SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_states ALTER COLUMN state DROP NOT NULL;
                                     UPDATE tampered_states SET state = NULL WHERE depth = 1$$,
                                   $$CALL gametree.grow('tampered')$$),
-          '42P16 column state of public.tampered_states must be jsonb NOT NULL', 'a NULL state column');
+          '42P16 column state of public.tampered_states must be gametree.state(''tictactoe'') NOT NULL', 'a NULL state column');
 SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_graph ALTER COLUMN utility TYPE json USING utility::json$$,
                                   $$SELECT gametree.propagate('tampered')$$),
           '42P16 column utility of public.tampered_graph must be jsonb', 'utility of another type');
