@@ -20,7 +20,7 @@ static const char summary_sql[] =
 "FROM gametree.tree_info($1) t, gametree.tree_stats($1) s, "
 "     LATERAL (SELECT pg_total_relation_size(to_regclass(format('%I.%I', t.schema, t.name || '_states'))) st, "
 "                     pg_total_relation_size(to_regclass(format('%I.%I', t.schema, t.name || '_moves'))) mv, "
-"                     pg_total_relation_size(to_regclass(format('%I.%I', t.schema, t.name || '_graph'))) gr) z";
+"                     pg_total_relation_size(to_regclass(format('%I.%I', t.schema, t.name || '_edges'))) gr) z";
 
 static void
 print_summary(const PGresult *res)
@@ -42,7 +42,7 @@ print_summary(const PGresult *res)
 	if (PQgetisnull(res, 0, 15))
 		printf("tables    missing\n");
 	else
-		printf("tables    %s: states %s, moves %s, graph %s\n", V(15), V(16), V(17), V(18));
+		printf("tables    %s: states %s, moves %s, edges %s\n", V(15), V(16), V(17), V(18));
 #undef V
 }
 

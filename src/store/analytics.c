@@ -56,7 +56,7 @@ query_tree_stats(text *name)
 Tree *
 query_depth_stats(text *name)
 {
-	Tree	   *tree = open_for_rows(name, (1 << TREE_STATES) | (1 << TREE_GRAPH));
+	Tree	   *tree = open_for_rows(name, (1 << TREE_STATES) | (1 << TREE_EDGES));
 
 	tree_run(tree, RUN_PLAIN,
 			 "SELECT depth, states, expanded, terminal, proven, edges, "
@@ -117,7 +117,7 @@ query_principal_variation(text *name, int64 state_id)
 					 "SELECT l.ply, l.id, m.move, s.utility, s.proven, s.state::jsonb "
 					 "FROM line l JOIN %1$s s ON s.id = l.id "
 					 "LEFT JOIN %3$s m ON m.id = s.best_move ORDER BY l.ply",
-					 tree->states, tree->graph, tree->moves),
+					 tree->states, tree->edges, tree->moves),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
 	return tree;
 }

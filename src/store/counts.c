@@ -184,7 +184,7 @@ tree_recount(const Tree *tree)
 	spi_run(psprintf("SELECT s.depth, count(*), count(*) FILTER (WHERE s.expanded AND s.goal IS NULL), "
 					 "count(*) FILTER (WHERE s.goal IS NOT NULL), count(*) FILTER (WHERE s.proven), "
 					 "coalesce(sum(e.n), 0)::bigint FROM %s s LEFT JOIN (SELECT init_id, count(*) AS n FROM %s GROUP BY init_id) e "
-					 "ON e.init_id = s.id GROUP BY s.depth", tree->states, tree->graph),
+					 "ON e.init_id = s.id GROUP BY s.depth", tree->states, tree->edges),
 			0, NULL, NULL, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
@@ -222,7 +222,7 @@ tree_recount(const Tree *tree)
 	SPI_freetuptable(SPI_tuptable);
 	spi_run(psprintf("SELECT (SELECT count(*) FROM %s), (SELECT count(*) FROM %s), (SELECT count(*) FROM %s), "
 					 "(SELECT count(*) FROM %s WHERE NOT expanded)",
-					 tree->states, tree->graph, tree->moves, tree->states), 0, NULL, NULL, SPI_OK_SELECT);
+					 tree->states, tree->edges, tree->moves, tree->states), 0, NULL, NULL, SPI_OK_SELECT);
 	for (int c = 0; c < 4; c++)
 		totals[c] = DatumGetInt64(int8_at(0, c + 1));
 	SPI_freetuptable(SPI_tuptable);

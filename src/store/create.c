@@ -54,13 +54,21 @@ table_of(Oid nsp, const char *base, int table)
 	return get_relname_relid(tree_table_name(base, table), nsp);
 }
 
+static Oid
+graph_view_of(Oid nsp, const char *base)
+{
+	if (!OidIsValid(nsp))
+		return InvalidOid;
+	return get_relname_relid(psprintf("%s%s", base, TREE_GRAPH_SUFFIX), nsp);
+}
+
 static bool
 any_table_exists(Oid nsp, const char *base)
 {
 	for (int i = 0; i < TREE_TABLES; i++)
 		if (OidIsValid(table_of(nsp, base, i)))
 			return true;
-	return false;
+	return OidIsValid(graph_view_of(nsp, base));
 }
 
 /*
@@ -73,7 +81,7 @@ any_table_exists(Oid nsp, const char *base)
 static void
 create_tables(Tree *tree, Oid nsp)
 {
-	const char *qualified[TREE_TABLES] = {tree->states, tree->moves, tree->graph};
+	const char *qualified[TREE_TABLES] = {tree->states, tree->moves, tree->edges};
 	MemoryContext caller = CurrentMemoryContext;
 
 	PG_TRY();
@@ -84,6 +92,8 @@ create_tables(Tree *tree, Oid nsp)
 					0, NULL, NULL, SPI_OK_UTILITY);
 			tree->relids[i] = table_of(nsp, tree->name, i);
 		}
+		spi_run(tree_graph_view_ddl(tree->graph, tree->edges, tree->states, tree->game->name, tree->name),
+				0, NULL, NULL, SPI_OK_UTILITY);
 	}
 	PG_CATCH();
 	{
@@ -187,6 +197,7 @@ drop_tree(text *name)
 	Tree	   *tree = tree_find(name);
 	Oid			nsp;
 	Oid			tables[TREE_TABLES];
+	Oid			view;
 	int			found = 0;
 	Oid			owner;
 
@@ -200,6 +211,9 @@ drop_tree(text *name)
 		if (!pg_class_ownercheck(tables[i], GetUserId()))
 			aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, get_rel_name(tables[i]));
 	}
+	view = graph_view_of(nsp, tree->name);
+	if (OidIsValid(view) && !pg_class_ownercheck(view, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_VIEW, get_rel_name(view));
 	/* Without tables, the row is its creator's (or a superuser's) to remove. */
 	owner = get_role_oid(tree->owner, true);
 	if (found == 0 && !superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
@@ -214,7 +228,8 @@ drop_tree(text *name)
 	 * that holds the states waits for it (a deadlock).
 	 */
 	if (found > 0)
-		spi_run(psprintf("DROP TABLE IF EXISTS %s, %s, %s", tree->states, tree->moves, tree->graph),
+		spi_run(psprintf("DROP VIEW IF EXISTS %s; DROP TABLE IF EXISTS %s, %s, %s", tree->graph,
+						 tree->states, tree->moves, tree->edges),
 				0, NULL, NULL, SPI_OK_UTILITY);
 	catalog_delete_tree(tree);
 	catalog_forget_progress(tree);

@@ -515,9 +515,9 @@ typedef struct BatchRows
 
 /*
  * The columns a batch inserts (schema.h), by where its fill functions set
- * them: every column of a new state; an edge's own and its child's value
- * (visits and total keep their defaults).  The value columns follow one
- * another, as row_set_value sets them.
+ * them: every column of a new state; an edge's ends and move (visits and
+ * total keep their defaults).  The value columns follow one another, as
+ * row_set_value sets them.
  */
 enum
 {
@@ -534,11 +534,10 @@ static const int state_columns[STATE_INSERTED] = {
 
 enum
 {
-	EDGE_INIT_ID, EDGE_MOVE_ID, EDGE_NEXT_ID, EDGE_VALUE, EDGE_MOBILITY, EDGE_PROVEN, EDGE_INSERTED
+	EDGE_INIT_ID, EDGE_MOVE_ID, EDGE_NEXT_ID, EDGE_INSERTED
 };
 static const int edge_columns[EDGE_INSERTED] = {
-	[EDGE_INIT_ID] = GRAPH_INIT_ID, [EDGE_MOVE_ID] = GRAPH_MOVE_ID, [EDGE_NEXT_ID] = GRAPH_NEXT_ID,
-	[EDGE_VALUE] = GRAPH_UTILITY, [EDGE_MOBILITY] = GRAPH_MOBILITY, [EDGE_PROVEN] = GRAPH_PROVEN,
+	[EDGE_INIT_ID] = EDGES_INIT_ID, [EDGE_MOVE_ID] = EDGES_MOVE_ID, [EDGE_NEXT_ID] = EDGES_NEXT_ID,
 };
 
 /* A new state's row: id, state, goal, depth, control, expanded, then its value. */
@@ -612,7 +611,7 @@ insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 	pfree(rows.states);
 }
 
-/* An edge's row: init_id, move_id, next_id, then its child's value. */
+/* An edge's row: init_id, move_id, next_id. */
 static void
 fill_edge(void *arg, RowChunk *c, int k, int64 index)
 {
@@ -623,17 +622,16 @@ fill_edge(void *arg, RowChunk *c, int k, int64 index)
 	row_set(c, EDGE_INIT_ID, k, Int64GetDatum(edge->init), false);
 	row_set(c, EDGE_MOVE_ID, k, Int64GetDatum(edge->move), false);
 	row_set(c, EDGE_NEXT_ID, k, Int64GetDatum(child->id), false);
-	row_set_value(rows->b->codec, c, EDGE_VALUE, k, &child->value, false);
 }
 
-/* Edges out of the states this batch expanded and stores, with their children's values. */
+/* Edges out of the states this batch expanded and stores. */
 static void
 insert_edges(Batch *b, ExpansionCounts *stored)
 {
 	BatchRows	rows = {b};
 	int32		n = 0;
-	RowTable	table = {b->tree->relids[TREE_GRAPH], b->tree->graph,
-		tree_column_names(TREE_GRAPH, edge_columns, EDGE_INSERTED), false};
+	RowTable	table = {b->tree->relids[TREE_EDGES], b->tree->edges,
+		tree_column_names(TREE_EDGES, edge_columns, EDGE_INSERTED), false};
 
 	rows.edges = palloc_extended(Max(b->nedges, 1) * sizeof(EdgeRow), MCXT_ALLOC_HUGE);
 	for (int32 i = 0; i < b->nnodes; i++)
@@ -653,7 +651,7 @@ insert_edges(Batch *b, ExpansionCounts *stored)
 	/* In key order, as the states. */
 	sort_by_key(rows.edges, n);
 	stored->edges += write_rows(NULL, &table, EDGE_INSERTED,
-								tree_column_types(TREE_GRAPH, edge_columns, EDGE_INSERTED),
+								tree_column_types(TREE_EDGES, edge_columns, EDGE_INSERTED),
 								n, fill_edge, NULL, &rows, SPI_OK_INSERT, NULL);
 	pfree(rows.edges);
 }

@@ -344,7 +344,7 @@ propagate_pending(GrowJob *job, bool *superseded)
 	complete = tree_propagate(job->tree, false, &control, &result);
 	tree_release_tables(job->tree);
 	took = (GetCurrentTimestamp() - start) / 1e6;
-	written = result.states_written + result.edges_written;
+	written = result.states_written;
 	if (result.rows_read > 10000)
 		read_seconds_per_row = result.read_seconds / result.rows_read;
 	if (written > 10000)

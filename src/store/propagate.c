@@ -3,13 +3,14 @@
  * mobility (the rules are in search/values.c) over an in-memory copy of the
  * graph, written back in bulk.
  *
- * A state's value follows from its out-edges, and an edge's utility,
- * mobility and proven flag copy those of the state it leads to.  Propagation
- * reads the states and edges of a region once (the whole tree, or the
- * ancestors of one expanded state), evaluates every expanded state after
- * its children (depth-first post-order, no recursion), iterates what lies
- * on cycles until it settles, and writes only the rows whose values
- * changed, in chunks of one statement each.
+ * A state's value follows from its out-edges, whose values are those of
+ * the states they lead to (the graph view shows them so; no edge row keeps
+ * a copy).  Propagation reads the states and edges of a region once (the
+ * whole tree, or the ancestors of one expanded state, with the values of
+ * their other children), evaluates every expanded state after its children
+ * (depth-first post-order, no recursion), iterates what lies on cycles
+ * until it settles, and writes only the states whose values changed, in
+ * chunks of one statement each.
  *
  * No queue is kept in the tables: gametree.trees.pending counts the
  * expansions since the last complete propagation, so a propagation cut short
@@ -83,9 +84,9 @@ typedef struct GraphNode
 typedef struct GraphEdge
 {
 	int32		init;			/* node index */
-	int32		child;			/* node index, -1 when not loaded: the stored copy counts */
+	int32		child;			/* node index, -1 when not loaded: the value read counts */
 	int64		move_id;
-	/* the stored copy of the child's value, packed, follows */
+	/* the child's value as read with the edge, packed, follows */
 } GraphEdge;
 
 typedef struct Graph
@@ -308,12 +309,18 @@ static const char *const node_columns[NODE_COLS] = {
 	[NODE_COL_STATE] = "CASE WHEN $1 AND s.goal IS NULL AND NOT s.expanded THEN s.state END",
 };
 
+/*
+ * An edge, then the value of its child (c, joined on next_id), which only a
+ * region without that child needs: reading the whole tree, the first
+ * EDGE_KEY_COLS suffice.
+ */
 typedef enum EdgeColumn
 {
 	EDGE_COL_INIT_ID,
 	EDGE_COL_MOVE_ID,
 	EDGE_COL_NEXT_ID,
-	EDGE_COL_UTILITY,
+	EDGE_KEY_COLS,
+	EDGE_COL_UTILITY = EDGE_KEY_COLS,
 	EDGE_COL_MOBILITY,
 	EDGE_COL_PROVEN,
 	EDGE_COLS
@@ -323,9 +330,9 @@ static const char *const edge_columns[EDGE_COLS] = {
 	[EDGE_COL_INIT_ID] = "g.init_id",
 	[EDGE_COL_MOVE_ID] = "g.move_id",
 	[EDGE_COL_NEXT_ID] = "g.next_id",
-	[EDGE_COL_UTILITY] = "g.utility",
-	[EDGE_COL_MOBILITY] = "g.mobility",
-	[EDGE_COL_PROVEN] = "g.proven",
+	[EDGE_COL_UTILITY] = "c.utility",
+	[EDGE_COL_MOBILITY] = "c.mobility",
+	[EDGE_COL_PROVEN] = "coalesce(c.proven, false)",
 };
 
 /* "SELECT columns FROM from": the columns joined with commas. */
@@ -386,8 +393,14 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	Value		v;
 	int32		init;
 
+	/* Without the child's columns its value is unknown here: the child is a node. */
 	for (int c = 0; c < EDGE_COLS; c++)
-		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
+	{
+		col[c] = (Datum) 0;
+		null[c] = true;
+		if (c < desc->natts)
+			col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
+	}
 	init = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_INIT_ID]));
 	if (init < 0 || !(NODE(g, init)->flags & NODE_EVALUATE))
 		return;
@@ -398,7 +411,7 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	edge->move_id = DatumGetInt64(col[EDGE_COL_MOVE_ID]);
 	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_NEXT_ID]));
 	value_read(g->codec, col[EDGE_COL_UTILITY], null[EDGE_COL_UTILITY], col[EDGE_COL_MOBILITY],
-			   null[EDGE_COL_MOBILITY], DatumGetBool(col[EDGE_COL_PROVEN]), &v);
+			   null[EDGE_COL_MOBILITY], !null[EDGE_COL_PROVEN] && DatumGetBool(col[EDGE_COL_PROVEN]), &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
 	g->nedges++;
 }
@@ -503,7 +516,7 @@ evaluate_node(Graph *g, int32 i, Value *moves)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("state %lld of tree \"%s\" has more edges than a %s state can have (%d)",
 						(long long) node->id, g->tree->qualified, game->name, game->max_moves),
-				 errdetail("Rows of %s were written outside gametree.", g->tree->graph),
+				 errdetail("Rows of %s were written outside gametree.", g->tree->edges),
 				 errhint("Delete the rows that gametree did not write, or drop the tree.")));
 	for (int32 k = 0; k < n; k++)
 	{
@@ -623,7 +636,7 @@ node_changed(const Graph *g, int64 i)
 typedef struct Changes
 {
 	Graph	   *g;
-	int64	   *rows;			/* node or edge indexes */
+	int64	   *rows;			/* node indexes */
 	int64		done;			/* rows written by earlier statements */
 	int64		total;
 	TreeCounts *counts;			/* states: what their statements return changes the counts */
@@ -640,20 +653,6 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 	unpack(&g->layout, NODE_VALUE(g, i), NODE(g, i)->best_move, &v);
 	row_set(c, 0, k, Int64GetDatum(NODE(g, i)->id), false);
 	row_set_value(g->codec, c, 1, k, &v, true);
-}
-
-static void
-fill_edge(void *arg, RowChunk *c, int k, int64 index)
-{
-	Changes    *changes = arg;
-	Graph	   *g = changes->g;
-	GraphEdge  *edge = EDGE(g, changes->rows[index]);
-	Value		v;
-
-	unpack(&g->layout, NODE_VALUE(g, edge->child), 0, &v);
-	row_set(c, 0, k, Int64GetDatum(NODE(g, edge->init)->id), false);
-	row_set(c, 1, k, Int64GetDatum(edge->move_id), false);
-	row_set_value(g->codec, c, 2, k, &v, false);
 }
 
 /*
@@ -697,19 +696,16 @@ write_states(Changes *changes, const char *sql, int64 n, bool *complete)
 }
 
 /*
- * Writes the states whose values changed and the edges whose copies differ
- * from their child's value.  Returns false when time ran out first, or
- * another session stored an expansion.
+ * Writes the states whose values changed.  Returns false when time ran out
+ * first, or another session stored an expansion.
  */
 static bool
 write_changes(Graph *g, PropagateResult *result)
 {
 	Changes		valued = {g},
-				leaves = {g},
-				edges = {g};
+				leaves = {g};
 	int64		nvalued = 0,
-				nleaves = 0,
-				nedges = 0;
+				nleaves = 0;
 	bool		complete;
 	TreeCounts	counts;
 	char	   *sql;
@@ -718,7 +714,6 @@ write_changes(Graph *g, PropagateResult *result)
 	valued.counts = leaves.counts = &counts;
 	valued.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
 	leaves.rows = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int64));
-	edges.rows = graph_resize(g, NULL, 0, Max(g->nedges, 1) * sizeof(int64));
 	for (int64 i = 0; i < g->nnodes; i++)
 		if (!node_changed(g, i))
 			continue;
@@ -726,13 +721,8 @@ write_changes(Graph *g, PropagateResult *result)
 			valued.rows[nvalued++] = i;
 		else
 			leaves.rows[nleaves++] = i;
-	for (int64 e = 0; e < g->nedges; e++)
-		if (EDGE(g, e)->child >= 0 &&
-			memcmp(EDGE_VALUE(g, e), NODE_VALUE(g, EDGE(g, e)->child), g->layout.size) != 0)
-			edges.rows[nedges++] = e;
-	valued.total = leaves.total = edges.total = nvalued + nleaves + nedges;
+	valued.total = leaves.total = nvalued + nleaves;
 	leaves.done = nvalued;
-	edges.done = nvalued + nleaves;
 
 	/*
 	 * A state another transaction has locked is left as it is, and pending
@@ -763,14 +753,6 @@ write_changes(Graph *g, PropagateResult *result)
 		result->states_written += written;
 		result->skipped += nleaves - written;
 	}
-	if (complete)
-		result->edges_written =
-			write_rows(psprintf("UPDATE %s g SET utility = u.utility, mobility = u.mobility, "
-								"proven = u.proven FROM unnest($1, $2, $3, $4, $5) "
-								"u(init_id, move_id, utility, mobility, proven) "
-								"WHERE g.init_id = u.init_id AND g.move_id = u.move_id", g->tree->graph),
-					   NULL, 5, (Oid[]) {INT8OID, INT8OID, JSONBOID, JSONBOID, BOOLOID}, nedges,
-					   fill_edge, chunk_written, &edges, SPI_OK_UPDATE, &complete);
 	return complete;
 }
 
@@ -848,7 +830,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	if (complete)
 	{
 		index_nodes(&g);
-		complete = read_rows(&g, select_list(edge_columns, EDGE_COLS, psprintf("%s g", tree->graph)),
+		complete = read_rows(&g, select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)),
 							 0, NULL, NULL, "reading edges", edges, false, true);
 	}
 	if (!complete)
@@ -901,7 +883,7 @@ ancestors(const Tree *tree, const int64 *ids, int n)
 		int64		to = nfound;
 
 		CHECK_FOR_INTERRUPTS();
-		spi_run_kept(psprintf("SELECT DISTINCT g.init_id FROM %s g WHERE g.next_id = ANY ($1)", tree->graph),
+		spi_run_kept(psprintf("SELECT DISTINCT g.init_id FROM %s g WHERE g.next_id = ANY ($1)", tree->edges),
 					 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(found + from, to - from)},
 					 SPI_OK_SELECT);
 		for (uint64 r = 0; r < SPI_processed; r++)
@@ -947,7 +929,7 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 	PropagateResult result;
 
 	graph_init(&g, tree, &control);
-	/* The states and their ancestors; their other children count by their edges' copies. */
+	/* The states and their ancestors; their other children count by the values read with their edges. */
 	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE s.id = ANY ($2)", tree->states)),
 				   2, (Oid[]) {BOOLOID, INT8ARRAYOID},
 				   (Datum[]) {BoolGetDatum(false), ancestors(tree, ids, n)}, "reading ancestors", 0, false,
@@ -958,7 +940,8 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 	}
 	index_nodes(&g);
 	if (!read_rows(&g, select_list(edge_columns, EDGE_COLS,
-								   psprintf("%s g WHERE g.init_id = ANY ($1)", tree->graph)),
+								   psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id WHERE g.init_id = ANY ($1)",
+											tree->edges, tree->states)),
 				   1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true))
 	{
 		MemoryContextDelete(g.cxt);

@@ -19,7 +19,6 @@ typedef struct PropagateResult
 {
 	int64		evaluations;	/* of expanded states, re-evaluations on cycles included */
 	int64		states_written;
-	int64		edges_written;
 	int64		rows_read;		/* states and edges */
 	double		read_seconds;	/* reading and evaluating */
 	double		write_seconds;

@@ -33,18 +33,20 @@ static const TreeColumn moves_columns[] = {
 
 /*
  * No foreign keys: a batch writes an edge in the transaction that stores
- * both ends, and a lookup per row would halve the insert rate.
+ * both ends, and a lookup per row would halve the insert rate.  No primary
+ * key either: only the batch that expands a state writes its edges, so
+ * (init_id, move_id) is unique by construction, and an index on init_id
+ * alone, deduplicated (a state's edges share it), takes a fifth of the
+ * space.  What an edge leads to is valued in its state's row; the graph
+ * view shows the two together.
  */
-static const TreeColumn graph_columns[GRAPH_COLUMNS + 1] = {
-	[GRAPH_INIT_ID] = {"init_id", INT8OID, "bigint NOT NULL", true},
-	[GRAPH_MOVE_ID] = {"move_id", INT8OID, "bigint NOT NULL", true},
-	[GRAPH_NEXT_ID] = {"next_id", INT8OID, "bigint NOT NULL", true},
-	[GRAPH_UTILITY] = {"utility", JSONBOID, "jsonb", false},
-	[GRAPH_MOBILITY] = {"mobility", JSONBOID, "jsonb", false},
-	[GRAPH_VISITS] = {"visits", INT4OID, "integer NOT NULL DEFAULT 0", true},
-	[GRAPH_TOTAL] = {"total", JSONBOID, "jsonb", false},
-	[GRAPH_PROVEN] = {"proven", BOOLOID, "boolean NOT NULL DEFAULT false", true},
-	[GRAPH_COLUMNS] = {NULL}
+static const TreeColumn edges_columns[EDGES_COLUMNS + 1] = {
+	[EDGES_INIT_ID] = {"init_id", INT8OID, "bigint NOT NULL", true},
+	[EDGES_MOVE_ID] = {"move_id", INT8OID, "bigint NOT NULL", true},
+	[EDGES_NEXT_ID] = {"next_id", INT8OID, "bigint NOT NULL", true},
+	[EDGES_VISITS] = {"visits", INT4OID, "integer NOT NULL DEFAULT 0", true},
+	[EDGES_TOTAL] = {"total", JSONBOID, "jsonb", false},
+	[EDGES_COLUMNS] = {NULL}
 };
 
 const TreeTable tree_tables[TREE_TABLES] = {
@@ -52,13 +54,13 @@ const TreeTable tree_tables[TREE_TABLES] = {
 		"CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded",
 	"gametree %1$s tree %2$s: one row per distinct position, id = gametree.state_hash"},
 	{TREE_MOVES_SUFFIX, moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
-	/* Fillfactor 80 leaves room for propagation's in-page (HOT) updates. */
-	{TREE_GRAPH_SUFFIX, graph_columns, "PRIMARY KEY (init_id, move_id)", " WITH (fillfactor = 80)",
-		"CREATE INDEX ON %1$s (next_id)",
-	"gametree %1$s tree %2$s: edges state -> move -> state with utility, mobility, visits, total"},
+	{TREE_EDGES_SUFFIX, edges_columns, NULL, "",
+		"CREATE INDEX ON %1$s (init_id); CREATE INDEX ON %1$s (next_id)",
+	"gametree %1$s tree %2$s: edges state -> move -> state with Monte Carlo visits and totals"},
 };
 
 StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_EDGES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
 				 "TREE_SUFFIX_MAX is the longest suffix");
 
@@ -113,4 +115,25 @@ tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, 
 	appendStringInfo(&sql, "COMMENT ON TABLE %s IS %s", qualified,
 					 quote_literal_cstr(psprintf(table->comment, game, tree)));
 	return sql.data;
+}
+
+/*
+ * The graph view: each edge with the value of the state it leads to, which
+ * is the edge's value (propagation's rule), read from that state's row
+ * rather than copied into the edge.  The left join lets the planner leave
+ * the states out of a query that reads no value.  The querying role's
+ * privileges on the tables decide what it may read, as for the tables.
+ */
+char *
+tree_graph_view_ddl(const char *graph, const char *edges, const char *states, const char *game,
+					const char *tree)
+{
+	return psprintf("CREATE VIEW %1$s WITH (security_invoker = true) AS "
+					"SELECT e.init_id, e.move_id, e.next_id, s.utility, s.mobility, e.visits, e.total, "
+					"coalesce(s.proven, false) AS proven "
+					"FROM %2$s e LEFT JOIN %3$s s ON s.id = e.next_id; "
+					"COMMENT ON VIEW %1$s IS %4$s",
+					graph, edges, states,
+					quote_literal_cstr(psprintf("gametree %s tree %s: edges state -> move -> state with "
+												"utility, mobility, visits, total", game, tree)));
 }

@@ -1,5 +1,5 @@
 /*
- * schema.h: the tables of a tree, defined once: create_tree makes them from
+ * schema.h: the tables of a tree and its graph view, defined once: create_tree makes them from
  * this (create.c), every call checks the columns it reads against it
  * (tree.c), and the batches insert their rows by these columns (expand.c).
  * A tree's tables are named after it with the suffixes below.
@@ -31,13 +31,13 @@ enum
 {
 	TREE_STATES,
 	TREE_MOVES,
-	TREE_GRAPH,
+	TREE_EDGES,
 	TREE_TABLES
 };
 
 extern const TreeTable tree_tables[TREE_TABLES];
 
-/* The columns of _states and of _graph, by their position in the table. */
+/* The columns of _states and of _edges, by their position in the table. */
 typedef enum StatesColumn
 {
 	STATES_ID,
@@ -53,22 +53,23 @@ typedef enum StatesColumn
 	STATES_COLUMNS
 } StatesColumn;
 
-typedef enum GraphColumn
+typedef enum EdgesColumn
 {
-	GRAPH_INIT_ID,
-	GRAPH_MOVE_ID,
-	GRAPH_NEXT_ID,
-	GRAPH_UTILITY,
-	GRAPH_MOBILITY,
-	GRAPH_VISITS,
-	GRAPH_TOTAL,
-	GRAPH_PROVEN,
-	GRAPH_COLUMNS
-} GraphColumn;
+	EDGES_INIT_ID,
+	EDGES_MOVE_ID,
+	EDGES_NEXT_ID,
+	EDGES_VISITS,
+	EDGES_TOTAL,
+	EDGES_COLUMNS
+} EdgesColumn;
 
-/* The suffixes of a tree's tables' names (tree_tables), and the longest of them. */
+/*
+ * The suffixes of a tree's tables' names (tree_tables) and of its view
+ * _graph (tree_graph_view_ddl), and the longest of them.
+ */
 #define TREE_STATES_SUFFIX "_states"
 #define TREE_MOVES_SUFFIX "_moves"
+#define TREE_EDGES_SUFFIX "_edges"
 #define TREE_GRAPH_SUFFIX "_graph"
 #define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
@@ -85,5 +86,8 @@ extern Oid	tree_column_type(const TreeColumn *column);
 /* The statements that create one of a tree's tables. */
 extern char *tree_table_ddl(const TreeTable *table, const char *qualified, const char *game,
 							const char *tree);
+/* The statements that create a tree's graph view (names quoted and qualified). */
+extern char *tree_graph_view_ddl(const char *graph, const char *edges, const char *states,
+								 const char *game, const char *tree);
 
 #endif

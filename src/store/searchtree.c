@@ -85,7 +85,7 @@ read_edges(TreeSearch *ts, const Game *game, const GameState *state, int64 best_
 	spi_run(psprintf("SELECT g.move_id, m.move, g.visits, g.total, s.utility, s.mobility, "
 					 "coalesce(s.proven, false) FROM %s g JOIN %s m ON m.id = g.move_id "
 					 "LEFT JOIN %s s ON s.id = g.next_id WHERE g.init_id = $1",
-					 tree->graph, tree->moves, tree->states),
+					 tree->edges, tree->moves, tree->states),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(ts->root_id)}, SPI_OK_SELECT);
 	ts->nprior = (int) SPI_processed;
 	ts->prior = palloc0(Max(ts->nprior, 1) * sizeof(SearchPrior));
@@ -230,15 +230,15 @@ line_written(const Game *game, const GameState *root, const RootMove *best, Writ
 }
 
 /*
- * Runs sql, whose two %s are the graph table and the rows (edge keys with
+ * Runs sql, whose two %s are the edges table and the rows (edge keys with
  * visits of visits_type and totals) joined to it, as "unnest(...) d(init_id,
  * move_id, visits, total) WHERE <d is g's edge>".
  */
 static void
-edge_statement(const char *sql, const char *graph, int rows, const int64 *init_ids, const int64 *move_ids,
+edge_statement(const char *sql, const char *edges, int rows, const int64 *init_ids, const int64 *move_ids,
 			   Datum *visits, Oid visits_type, Datum *totals, int expected)
 {
-	spi_run(psprintf(sql, graph, "unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
+	spi_run(psprintf(sql, edges, "unnest($1, $2, $3, $4) d(init_id, move_id, visits, total) "
 					 "WHERE g.init_id = d.init_id AND g.move_id = d.move_id"),
 			4, (Oid[]) {INT8ARRAYOID, INT8ARRAYOID, visits_type == INT4OID ? INT4ARRAYOID : INT8ARRAYOID,
 			JSONBARRAYOID},
@@ -301,7 +301,7 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 	 * lock no other search adds to them until this transaction ends.
 	 */
 	edge_statement("SELECT g.init_id, g.move_id, g.visits, g.total, d.visits, d.total FROM %s g, %s",
-				   ts->tree->graph, rows, init_ids, move_ids, visits, INT8OID, totals,
+				   ts->tree->edges, rows, init_ids, move_ids, visits, INT8OID, totals,
 				   SPI_OK_SELECT);
 	rows = (int) SPI_processed;
 	for (int k = 0; k < rows; k++)
@@ -325,7 +325,7 @@ add_visits(TreeSearch *ts, const MctsTree *mcts, const Written *list, int n)
 		totals[k] = JsonbPGetDatum(gt_encode_role_values(game, sum, NULL));
 	}
 	SPI_freetuptable(SPI_tuptable);
-	edge_statement("UPDATE %s g SET visits = d.visits, total = d.total FROM %s", ts->tree->graph,
+	edge_statement("UPDATE %s g SET visits = d.visits, total = d.total FROM %s", ts->tree->edges,
 				   rows, init_ids, move_ids, visits, INT4OID, totals, SPI_OK_UPDATE);
 }
 
@@ -383,7 +383,7 @@ expand_written(const Tree *tree, const Written *list, int n, TimestampTz began, 
  * of its tree, breadth first (Monte Carlo: the nodes it expanded, most
  * visited first; alpha-beta: the root and the best move's line),
  * propagates their values up, and for Monte Carlo search adds the visits
- * and totals of its edges to theirs in the _graph table.  Past the
+ * and totals of its edges to theirs in the _edges table.  Past the
  * deadline (0: none) it stops between chunks of expansions, after the
  * first, and its propagation stops, leaving them pending.  Closes the tree.
  */

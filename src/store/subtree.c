@@ -40,11 +40,12 @@ tree_subtree(text *tree_name, int64 state_id, int32 plies, Tuplestorestate *resu
 				   "SELECT r.id, r.ply, s.depth, s.state::jsonb, s.expanded, s.goal IS NOT NULL, s.control, "
 				   "s.utility, s.mobility, s.proven, "
 				   "CASE WHEN r.ply < $2 THEN coalesce((SELECT jsonb_agg(jsonb_build_object("
-				   "'to', g.next_id, 'move', m.move, 'utility', g.utility, 'proven', g.proven, "
+				   "'to', g.next_id, 'move', m.move, 'utility', c.utility, 'proven', coalesce(c.proven, false), "
 				   "'visits', g.visits, 'best', coalesce(s.best_move = g.move_id, false)) ORDER BY m.move::text) "
-				   "FROM %1$s g JOIN %2$s m ON m.id = g.move_id WHERE g.init_id = r.id), '[]') END "
+				   "FROM %1$s g JOIN %2$s m ON m.id = g.move_id LEFT JOIN %3$s c ON c.id = g.next_id "
+				   "WHERE g.init_id = r.id), '[]') END "
 				   "FROM reached r JOIN %3$s s ON s.id = r.id ORDER BY r.ply, r.id",
-				   tree->graph, tree->moves, tree->states);
+				   tree->edges, tree->moves, tree->states);
 	spi_run(sql, 2, (Oid[]) {INT8OID, INT4OID}, (Datum[]) {Int64GetDatum(state_id), Int32GetDatum(plies)},
 			SPI_OK_SELECT);
 	if (SPI_tuptable->tupdesc->natts != desc->natts)

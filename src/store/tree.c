@@ -206,7 +206,8 @@ tree_set_names(Tree *tree, const char *schema, const char *name)
 	tree->qualified = quote_qualified_identifier(schema, name);
 	tree->states = quote_qualified_identifier(schema, tree_table_name(name, TREE_STATES));
 	tree->moves = quote_qualified_identifier(schema, tree_table_name(name, TREE_MOVES));
-	tree->graph = quote_qualified_identifier(schema, tree_table_name(name, TREE_GRAPH));
+	tree->edges = quote_qualified_identifier(schema, tree_table_name(name, TREE_EDGES));
+	tree->graph = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GRAPH_SUFFIX));
 }
 
 /* The parameters of a statement keyed by a tree, its key included, at most. */
@@ -279,7 +280,7 @@ tree_open(text *name, TreeAccess access)
 
 /*
  * Opens the tables tree_open found, in the order of tree_tables (states,
- * moves, graph), which drop_tree locks them in too: a drop and a call that
+ * moves, edges), which drop_tree locks them in too: a drop and a call that
  * holds the states table then wait for each other in one order, never in a
  * cycle.  tree_open looked them up without a lock, so a drop committed
  * while this waited for the lock leaves no table behind the OID.

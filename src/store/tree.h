@@ -1,6 +1,6 @@
 /*
  * tree.h: a tree stored in tables <name>_states, <name>_moves and
- * <name>_graph (schema.h), as recorded in gametree.trees: finding and
+ * <name>_edges, with the view <name>_graph (schema.h), as recorded in gametree.trees: finding and
  * opening it, its lock, reading its catalog row and running statements
  * keyed by it (tree.c).  Shared by the tree functions; callers are
  * connected to SPI.
@@ -34,11 +34,12 @@ typedef struct Tree
 	const char *qualified;		/* quoted schema.name, for messages and SQL calls */
 	const char *states;			/* quoted, schema-qualified table names */
 	const char *moves;
-	const char *graph;
+	const char *edges;
+	const char *graph;			/* the view */
 	int64		root_id;
 	const char *owner;			/* the role that created it */
 	int			path_level;		/* GUC nest level of the pinned search_path */
-	Oid			relids[TREE_TABLES];	/* _states, _moves, _graph */
+	Oid			relids[TREE_TABLES];	/* _states, _moves, _edges */
 	Relation	held[TREE_TABLES];	/* open while tree_hold_tables is in force */
 } Tree;
 
