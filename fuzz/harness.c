@@ -9,16 +9,23 @@
  *             decode_state) or FEN (the game's from_fen)
  *   the rest  optional: a move in JSON, decoded in that state
  *             (gt_decode_move, and so the game's parse_action)
- * The input ends at its first NUL, as SQL text does.
+ * The input ends at its first NUL, as SQL text does.  But with "packed" in
+ * line 1, every byte after it (NULs too) is a packing of the game's
+ * storage format, read by the game's unpack.
  *
  * A rejection (an ERROR with a SQLSTATE) is a normal outcome, counted by
  * SQLSTATE.  Findings abort, so that libFuzzer keeps the input: sanitizer
  * reports, internal errors (XX000, see pg_stubs.c), and broken promises
  * about an accepted state or move:
  *   - its canonical JSON decodes to the same state, and so does its FEN;
+ *   - it packs (Game.pack) to at most packed_bytes bytes, which unpack to
+ *     the same state;
  *   - the joint move gt_encode_move writes for it decodes to the same move;
  *   - the rules accept it as game.h says (check_rules);
  *   - the state after an accepted move passes the same checks.
+ * A packing that unpack accepts must pack again to the same bytes, pass
+ * the rules' checks, and, when its JSON decodes (a position play reaches),
+ * decode to the same state.
  */
 #include "postgres.h"
 
@@ -285,12 +292,20 @@ static struct
 	const char *fen;
 	Jsonb	   *state;
 	Jsonb	   *move;
+	const uint8 *packing;		/* with packed_len bytes, or NULL */
+	int			packed_len;
 } input;
 
 static void
 print_input(void)
 {
+	StringInfoData packing;
+
+	initStringInfo(&packing);
+	for (int i = 0; input.packing != NULL && i < input.packed_len; i++)
+		appendStringInfo(&packing, "%02x", input.packing[i]);
 	fprintf(stderr, "input read: game %s, state %s\n", input.game->name,
+			input.packing ? psprintf("packed as '\\x%s'", packing.data) :
 			input.fen ? psprintf("FEN \"%s\"", input.fen) :
 			JsonbToCString(NULL, &input.state->root, VARSIZE(input.state)));
 	if (input.move != NULL)
@@ -358,6 +373,29 @@ check_rules(const Game *game, const GameState *state, const char *what)
 	}
 }
 
+/* The storage format: state packs within packed_bytes, to bytes that unpack to it. */
+static void
+check_packing(const Game *game, const GameState *state, const char *what)
+{
+	uint8	   *packing;
+	int			len;
+	GameState  *again;
+
+	if (game->pack == NULL)
+		return;
+	must_succeed = psprintf("packing %s", what);
+	packing = palloc(game->packed_bytes);
+	len = game->pack(game, state, packing);
+	if (len < 0 || len > (int) game->packed_bytes)
+		finding(psprintf("%s packs to %d bytes, more than packed_bytes (%u)", what, len,
+						 game->packed_bytes));
+	again = gt_state_alloc(game);
+	if (!game->unpack(game, packing, len, again))
+		finding(psprintf("the packing of %s does not unpack", what));
+	if (!same_state(game, state, again))
+		finding(psprintf("the packing of %s unpacks to another state", what));
+}
+
 static void
 check_state(const Game *game, const GameState *state, const char *what)
 {
@@ -367,6 +405,7 @@ check_state(const Game *game, const GameState *state, const char *what)
 	again = gt_decode_state(game, gt_encode_state(game, state));
 	if (!same_state(game, state, again))
 		finding(psprintf("the canonical JSON of %s decodes to another state", what));
+	check_packing(game, state, what);
 	if (game->to_fen != NULL)
 	{
 		char	   *fen = game->to_fen(game, state);
@@ -386,10 +425,12 @@ check_state(const Game *game, const GameState *state, const char *what)
 /*
  * Line 1 names the game (the first whose name it contains) and, with
  * "fen" in it, asks for the game's FEN; line 2 is the state, the rest the
- * move.  Returns false when there is no state to decode.
+ * move.  With "packed" in line 1, the rest of data (size bytes, of which
+ * text is the copy up to the first NUL) is a packing.  Returns false when
+ * there is no state to decode.
  */
 static bool
-read_input(char *text)
+read_input(char *text, const uint8 *data, size_t size)
 {
 	char	   *line2 = strchr(text, '\n');
 	char	   *rest;
@@ -398,6 +439,15 @@ read_input(char *text)
 	if (line2 == NULL)
 		return false;
 	*line2++ = '\0';
+	if (strstr(text, "packed") != NULL)
+	{
+		for (int i = 0; i < gt_game_count() && input.game == NULL; i++)
+			if (strstr(text, gt_game_at(i)->name) != NULL)
+				input.game = gt_game_at(i);
+		input.packing = data + (line2 - text);
+		input.packed_len = size - (line2 - text);
+		return input.game != NULL && input.game->unpack != NULL;
+	}
 	rest = strchr(line2, '\n');
 	if (rest != NULL)
 		*rest++ = '\0';
@@ -415,6 +465,40 @@ read_input(char *text)
 	return true;
 }
 
+/*
+ * Unpacks the input's packing.  What unpack refuses counts as a rejection
+ * with the SQLSTATE of a gametree.state value that is no packing (22P03).
+ * What it accepts must pack again to the same bytes and pass the rules'
+ * checks; a position play reaches (its JSON decodes) must be the state the
+ * JSON decodes to, byte for byte.
+ */
+static void
+run_packed_input(void)
+{
+	const Game *game = input.game;
+	GameState  *state = gt_state_alloc(game);
+	uint8	   *again = palloc(game->packed_bytes);
+	Jsonb	   *json;
+
+	if (input.packed_len > (int) game->packed_bytes ||
+		!game->unpack(game, input.packing, input.packed_len, state))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+						errmsg("no packing of a %s state", game->name)));
+	if (game->pack(game, state, again) != input.packed_len ||
+		memcmp(again, input.packing, input.packed_len) != 0)
+		finding("an accepted packing packs again to other bytes");
+	must_succeed = "encoding an unpacked state";
+	json = gt_encode_state(game, state);
+	must_succeed = "drawing the board of an unpacked state";
+	(void) game->board(game, state);
+	check_rules(game, state, "an unpacked state");
+	must_succeed = NULL;
+	/* an ERROR here is the round trip's rejection of a position play cannot reach */
+	if (!same_state(game, state, gt_decode_state(game, json)))
+		finding("an unpacked state decodes from its JSON to another state");
+	stats.accepted++;
+}
+
 /* Decodes the input; an ERROR is a rejection, but for the checks'. */
 static void
 run_input(void)
@@ -422,6 +506,11 @@ run_input(void)
 	const Game *game = input.game;
 	GameState  *state;
 
+	if (input.packing != NULL)
+	{
+		run_packed_input();
+		return;
+	}
 	if (input.fen != NULL)
 	{
 		state = gt_state_alloc(game);
@@ -503,7 +592,7 @@ LLVMFuzzerTestOneInput(const uint8 *data, size_t size)
 	char		code[6];
 
 	stats.inputs++;
-	if (!read_input(text))
+	if (!read_input(text, data, size))
 		stats.unparsed++;
 	else if (sigsetjmp(jump, 0) == 0)
 	{

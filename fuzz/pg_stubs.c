@@ -438,6 +438,22 @@ pg_toupper(unsigned char ch)
 	return (ch >= 'a' && ch <= 'z') ? ch - 'a' + 'A' : ch;
 }
 
+/* ASCII letters folded, as src/port/pgstrcasecmp.c does (core/compact.c compares game names). */
+int
+pg_strcasecmp(const char *s1, const char *s2)
+{
+	for (;; s1++, s2++)
+	{
+		unsigned char c1 = (*s1 >= 'A' && *s1 <= 'Z') ? *s1 - 'A' + 'a' : *s1;
+		unsigned char c2 = (*s2 >= 'A' && *s2 <= 'Z') ? *s2 - 'A' + 'a' : *s2;
+
+		if (c1 != c2)
+			return (int) c1 - (int) c2;
+		if (c1 == 0)
+			return 0;
+	}
+}
+
 Datum
 DirectFunctionCall2Coll(PGFunction func, Oid collation, Datum arg1, Datum arg2)
 {

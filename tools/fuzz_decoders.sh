@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/fuzz_decoders.sh: builds fuzz/decode_fuzzer (clang, libFuzzer,
 # AddressSanitizer, UBSan) from the extension's sources and fuzzes the state,
-# move and FEN decoders for a bounded time.  See fuzz/README.md.
+# move and FEN decoders and the games' unpack for a bounded time, after
+# fuzz/pack_check has checked the games' packings.  See fuzz/README.md.
 #
 #   bash tools/fuzz_decoders.sh [SECONDS]    # default 60, or $GT_FUZZ_SECONDS
 #
@@ -24,8 +25,13 @@ gt_install_packages
 
 fuzz=$GT_ROOT/fuzz
 build=$fuzz/build
-gt_log "building fuzz/decode_fuzzer"
-make -s -C "$fuzz" PG_CONFIG="$GT_PGBIN/pg_config" decode_fuzzer >/dev/null
+gt_log "building fuzz/decode_fuzzer and fuzz/pack_check"
+make -s -C "$fuzz" PG_CONFIG="$GT_PGBIN/pg_config" decode_fuzzer pack_check >/dev/null
+
+# The games' packings first: every state of small trees and of random
+# playouts unpacks to its own bytes (fuzz/pack_check.c).
+gt_log "checking the games' packings"
+"$fuzz/pack_check"
 
 artifacts=$build/artifacts/$(date +%Y%m%d-%H%M%S)
 log=$artifacts/fuzz.log

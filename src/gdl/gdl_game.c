@@ -313,6 +313,44 @@ encode_term(const TermStore *ts, TermId t, JsonOut *out)
 	jo_end_array(out);
 }
 
+/*
+ * The storage format (Game.pack): bit i of the state, base fact i in the
+ * facts' canonical order, is bit i % 8 of byte i / 8, so the words are
+ * written by value whatever the machine's byte order; trailing zero bytes
+ * are left out.  unpack refuses bits past the facts and a last byte of
+ * zero: one packing per state, and any set of facts is a state the
+ * network and the prover evaluate.
+ */
+static int
+gdl_pack(const Game *game, const GameState *state, uint8 *out)
+{
+	const uint64 *words = (const uint64 *) state->data;
+	int			len = (rules_of(game)->net->nbase + 7) / 8;
+
+	for (int i = 0; i < len; i++)
+		out[i] = words[i / 8] >> (8 * (i % 8)) & 0xFF;
+	while (len > 0 && out[len - 1] == 0)
+		len--;
+	return len;
+}
+
+static bool
+gdl_unpack(const Game *game, const uint8 *in, int len, GameState *out)
+{
+	GdlRules   *r = rules_of(game);
+	uint64	   *words = (uint64 *) out->data;
+	int			nbase = r->net->nbase;
+
+	if (len > (nbase + 7) / 8 || (len > 0 && in[len - 1] == 0) ||
+		(len == (nbase + 7) / 8 && nbase % 8 != 0 && in[len - 1] >> (nbase % 8) != 0))
+		return false;
+	memset(words, 0, r->nwords * sizeof(uint64));
+	for (int i = 0; i < len; i++)
+		words[i / 8] |= (uint64) in[i] << (8 * (i % 8));
+	out->size = r->nwords * sizeof(uint64);
+	return true;
+}
+
 static void
 gdl_encode_state(const Game *game, const GameState *state, JsonOut *out)
 {
@@ -862,6 +900,8 @@ static const Game gdl_template = {
 	.goals = gdl_goals,
 	.control = gdl_control,
 	.perft = gdl_perft,
+	.pack = gdl_pack,
+	.unpack = gdl_unpack,
 	.encode_state = gdl_encode_state,
 	.decode_state = gdl_decode_state,
 	.encode_action = gdl_encode_action,
@@ -985,6 +1025,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	game->nroles = nroles;
 	game->roles = (const char *const *) role_names;
 	game->state_bytes = r->nwords * sizeof(uint64);
+	game->packed_bytes = (net->nbase + 7) / 8;
 	game->max_moves = (int) Min(joint, GDL_MAX_JOINT_MOVES);
 	game->rules = r;
 	propnet_lay_out(net);

@@ -84,8 +84,18 @@ extern bool checkers_can_move(const Checkers *c);
 extern int	checkers_follow_move(GameMove m, int *path, uint64 *captured);
 extern void checkers_do_move(Checkers *c, GameMove m);
 
-/* facts.c: rejects positions that no game reaches; shared by the facts and PDN FEN. */
+/*
+ * facts.c: rejects positions that no game reaches, shared by the facts and
+ * PDN FEN; checkers_position_error says what is wrong with one (palloc'd),
+ * or returns NULL, without an ERROR.
+ */
 extern void checkers_check_position(const Game *game, const Checkers *c);
+extern const char *checkers_position_error(const Checkers *c);
+
+/* pack.c: the storage format (Game.pack, game.h). */
+#define CK_PACKED_BYTES 11
+extern int	checkers_pack(const Game *game, const GameState *state, uint8 *out);
+extern bool checkers_unpack(const Game *game, const uint8 *in, int len, GameState *out);
 
 /* The vtable entries of the other files. */
 extern int64 checkers_perft(const Game *game, const GameState *state, int depth,

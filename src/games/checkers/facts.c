@@ -43,23 +43,37 @@ checkers_encode_state(const Game *game, const GameState *state, JsonOut *out)
 	jo_end_array(out);
 }
 
-/* Rejects positions that no game reaches; shared by the facts and PDN FEN. */
-void
-checkers_check_position(const Game *game, const Checkers *c)
+/*
+ * What is wrong with a position no game reaches (palloc'd), or NULL: shared
+ * by the facts, PDN FEN and the storage format (pack.c), which needs no
+ * ERROR.
+ */
+const char *
+checkers_position_error(const Checkers *c)
 {
 	for (int side = CK_BLACK; side <= CK_WHITE; side++)
 	{
 		uint64		men = c->piece[side] & ~c->king & crown_row[side];
 
 		if (gt_popcount64(c->piece[side]) > MAX_PIECES)
-			gt_invalid_state(game, "%s has %d pieces, but a side has at most %d",
-							 checkers_roles[side], gt_popcount64(c->piece[side]), MAX_PIECES);
+			return psprintf("%s has %d pieces, but a side has at most %d",
+							checkers_roles[side], gt_popcount64(c->piece[side]), MAX_PIECES);
 		if (men)
-			gt_invalid_state(game, "a %s man on square %d would have been crowned",
-							 checkers_roles[side], SQUARE_OF(first_bit(men)) + 1);
+			return psprintf("a %s man on square %d would have been crowned",
+							checkers_roles[side], SQUARE_OF(first_bit(men)) + 1);
 	}
 	if (c->piece[c->mover ^ 1] == 0)
-		gt_invalid_state(game, "%s moved last but has no pieces", checkers_roles[c->mover ^ 1]);
+		return psprintf("%s moved last but has no pieces", checkers_roles[c->mover ^ 1]);
+	return NULL;
+}
+
+void
+checkers_check_position(const Game *game, const Checkers *c)
+{
+	const char *error = checkers_position_error(c);
+
+	if (error != NULL)
+		gt_invalid_state(game, "%s", error);
 }
 
 void

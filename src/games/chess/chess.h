@@ -136,8 +136,17 @@ extern void chess_put(Position *pos, int s, int piece);
 extern void chess_startpos(Position *pos);
 extern void chess_do_move(Position *pos, Move m);
 extern void chess_validate(const Game *game, Position *pos);
+/* What chess_validate rejects, said without an ERROR (palloc'd), or NULL. */
+extern const char *chess_position_error(const Position *pos);
+/* Whether the en passant square is kept, as only a legal capture there keeps it. */
+extern bool chess_ep_canonical(const Position *pos);
 extern char *chess_square_name(int s);
 extern uint64 chess_zobrist(const Position *pos);
+
+/* pack.c: the storage format (Game.pack, game.h). */
+#define CHESS_PACKED_BYTES 31
+extern int	chess_pack(const Game *game, const GameState *state, uint8 *out);
+extern bool chess_unpack(const Game *game, const uint8 *in, int len, GameState *out);
 
 /* movegen.c: the moves the pieces may legally make, unordered (draw rules aside). */
 extern int	chess_generate(const Position *pos, Move *moves);

@@ -158,12 +158,13 @@ chess_square_name(int s)
 }
 
 /*
- * Rejects positions that cannot arise in a game, and canonicalises the en
- * passant square.  Castling rights need the king and rook on their home
- * squares; an en passant square needs the pawn that just stepped over it.
+ * What makes a position one that cannot arise in a game (palloc'd), or
+ * NULL: castling rights need the king and rook on their home squares, an en
+ * passant square needs the pawn that just stepped over it.  Shared by
+ * chess_validate and the storage format (pack.c), which needs no ERROR.
  */
-void
-chess_validate(const Game *game, Position *pos)
+const char *
+chess_position_error(const Position *pos)
 {
 	static const struct
 	{
@@ -188,19 +189,19 @@ chess_validate(const Game *game, Position *pos)
 		int			pawns = popcount(pieces(pos, c, PAWN));
 
 		if (kings != 1)
-			gt_invalid_state(game, "%s has %s", chess_roles[c],
-							 kings == 0 ? "no king" : psprintf("%d kings", kings));
+			return psprintf("%s has %s", chess_roles[c],
+							kings == 0 ? "no king" : psprintf("%d kings", kings));
 		/* Also what bounds the legal moves of any accepted position (MAX_MOVES). */
 		if (men > 16 || pawns > 8)
-			gt_invalid_state(game, "%s has %d pieces and %d pawns; a side has at most 16 and 8",
-							 chess_roles[c], men, pawns);
+			return psprintf("%s has %d pieces and %d pawns; a side has at most 16 and 8",
+							chess_roles[c], men, pawns);
 	}
 	if (misplaced)
-		gt_invalid_state(game, "a pawn stands on %s, on the first or last rank",
-						 chess_square_name(lsb(misplaced)));
+		return psprintf("a pawn stands on %s, on the first or last rank",
+						chess_square_name(lsb(misplaced)));
 	if (attackers_to(pos, king_square(pos, us ^ 1), occupied(pos)) & pos->color[us])
-		gt_invalid_state(game, "%s is in check, but %s is to move", chess_roles[us ^ 1],
-						 chess_roles[us]);
+		return psprintf("%s is in check, but %s is to move", chess_roles[us ^ 1],
+						chess_roles[us]);
 	for (int i = 0; i < 4; i++)
 	{
 		int			color = i / 2;
@@ -208,9 +209,9 @@ chess_validate(const Game *game, Position *pos)
 		if ((pos->castling & rights[i].right) &&
 			(pos->board[rights[i].king] != PIECE(color, KING) ||
 			 pos->board[rights[i].rook] != PIECE(color, ROOK)))
-			gt_invalid_state(game, "castling %s needs the king on %s and a rook on %s",
-							 rights[i].name, chess_square_name(rights[i].king),
-							 chess_square_name(rights[i].rook));
+			return psprintf("castling %s needs the king on %s and a rook on %s",
+							rights[i].name, chess_square_name(rights[i].king),
+							chess_square_name(rights[i].rook));
 	}
 	if (pos->ep != NO_SQUARE)
 	{
@@ -221,10 +222,30 @@ chess_validate(const Game *game, Position *pos)
 		if (SQ_RANK(ep) != (us == WHITE ? 5 : 2) ||
 			pos->board[pawn] != PIECE(us ^ 1, PAWN) ||
 			pos->board[ep] != EMPTY || pos->board[origin] != EMPTY)
-			gt_invalid_state(game, "en passant square %s does not follow a double step of a %s pawn",
-							 chess_square_name(ep), chess_roles[us ^ 1]);
-		canonical_ep(pos);
+			return psprintf("en passant square %s does not follow a double step of a %s pawn",
+							chess_square_name(ep), chess_roles[us ^ 1]);
 	}
+	return NULL;
+}
+
+/* Rejects positions that cannot arise in a game, and canonicalises the en passant square. */
+void
+chess_validate(const Game *game, Position *pos)
+{
+	const char *error = chess_position_error(pos);
+
+	if (error != NULL)
+		gt_invalid_state(game, "%s", error);
+	canonical_ep(pos);
+}
+
+bool
+chess_ep_canonical(const Position *pos)
+{
+	Position	copy = *pos;
+
+	canonical_ep(&copy);
+	return copy.ep == pos->ep;
 }
 
 /* Zobrist keys: [piece code][square], then castling rights, ep file, side. */

@@ -38,4 +38,12 @@ extern uint64 c4_winning_cells(uint64 own, uint64 occupied);
  */
 extern bool c4_solve(const Game *game, const GameState *state, GameSolveCall *call);
 
+/*
+ * pack.c: the storage format (Game.pack, game.h), at most 7 bytes (49
+ * bits: 7 per column).
+ */
+#define C4_PACKED_BYTES 7
+extern int	c4_pack(const Game *game, const GameState *state, uint8 *out);
+extern bool c4_unpack(const Game *game, const uint8 *in, int len, GameState *out);
+
 #endif

@@ -12,11 +12,7 @@
 #include "core/notation.h"
 #include "games/placement.h"
 #include "port/pg_bitutils.h"
-
-typedef struct TicTacToe
-{
-	uint64		mark[2];		/* [0] xplayer, [1] oplayer */
-} TicTacToe;
+#include "tictactoe.h"
 
 #define FULL 0x1FF
 #define X 0
@@ -239,6 +235,9 @@ const Game	tictactoe_game = {
 	.goals = ttt_goals,
 	.control = ttt_control,
 	.hash = ttt_hash,
+	.packed_bytes = TTT_PACKED_BYTES,
+	.pack = ttt_pack,
+	.unpack = ttt_unpack,
 	.encode_state = ttt_encode_state,
 	.decode_state = ttt_decode_state,
 	.encode_action = ttt_encode_action,
