@@ -33,6 +33,7 @@ typedef struct GdlRules
 	int32	   *term_base;		/* per term of terms: its base node, or -1 */
 	int			nwords;			/* 64-bit words of a state */
 	bool		has_control;	/* the rules have control facts of their own */
+	uint16		layout;			/* fingerprint of the facts' order, first in a packing */
 	uint8	   *shift;			/* per role: where its action index sits in a move */
 	uint64	   *mask;			/* per role */
 	int32	   *noop;			/* per role: the input of its noop, or -1 */
@@ -314,24 +315,52 @@ encode_term(const TermStore *ts, TermId t, JsonOut *out)
 }
 
 /*
- * The storage format (Game.pack): bit i of the state, base fact i in the
- * facts' canonical order, is bit i % 8 of byte i / 8, so the words are
- * written by value whatever the machine's byte order; trailing zero bytes
- * are left out.  unpack refuses bits past the facts and a last byte of
- * zero: one packing per state, and any set of facts is a state the
- * network and the prover evaluate.
+ * The storage format (Game.pack): the layout's fingerprint (2 bytes), then
+ * bit i of the state, base fact i in the facts' canonical order, as bit
+ * i % 8 of byte i / 8, so the words are written by value whatever the
+ * machine's byte order; trailing zero bytes are left out.  unpack refuses
+ * bits past the facts and a last byte of zero: one packing per state, and
+ * any set of facts is a state the network and the prover evaluate.  The
+ * same description gives the same facts in the same order, in every
+ * backend and after a reload; but the prover's grounding can have more
+ * facts than the network's, so a reload under the other engine (after
+ * gametree.gdl_memory changed) may lay them out differently: the
+ * fingerprint then refuses the packing instead of misreading it.
  */
+#define LAYOUT_BYTES 2
+
+static uint16
+layout_fingerprint(const GdlRules *r)
+{
+	StringInfoData facts;
+	uint16		fingerprint;
+
+	initStringInfo(&facts);
+	for (int i = 0; i < r->net->nbase; i++)
+	{
+		term_append_text(r->terms, r->net->base_terms[i], &facts);
+		appendStringInfoChar(&facts, '\n');
+	}
+	fingerprint = (uint16) gt_hash_bytes((const uint8 *) facts.data, facts.len);
+	pfree(facts.data);
+	return fingerprint;
+}
+
 static int
 gdl_pack(const Game *game, const GameState *state, uint8 *out)
 {
+	const GdlRules *r = rules_of(game);
 	const uint64 *words = (const uint64 *) state->data;
-	int			len = (rules_of(game)->net->nbase + 7) / 8;
+	int			len = (r->net->nbase + 7) / 8;
 
+	out[0] = r->layout & 0xFF;
+	out[1] = r->layout >> 8;
+	out += LAYOUT_BYTES;
 	for (int i = 0; i < len; i++)
 		out[i] = words[i / 8] >> (8 * (i % 8)) & 0xFF;
 	while (len > 0 && out[len - 1] == 0)
 		len--;
-	return len;
+	return LAYOUT_BYTES + len;
 }
 
 static bool
@@ -341,6 +370,10 @@ gdl_unpack(const Game *game, const uint8 *in, int len, GameState *out)
 	uint64	   *words = (uint64 *) out->data;
 	int			nbase = r->net->nbase;
 
+	if (len < LAYOUT_BYTES || (in[0] | in[1] << 8) != r->layout)
+		return false;
+	in += LAYOUT_BYTES;
+	len -= LAYOUT_BYTES;
 	if (len > (nbase + 7) / 8 || (len > 0 && in[len - 1] == 0) ||
 		(len == (nbase + 7) / 8 && nbase % 8 != 0 && in[len - 1] >> (nbase % 8) != 0))
 		return false;
@@ -1025,10 +1058,11 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	game->nroles = nroles;
 	game->roles = (const char *const *) role_names;
 	game->state_bytes = r->nwords * sizeof(uint64);
-	game->packed_bytes = (net->nbase + 7) / 8;
+	game->packed_bytes = LAYOUT_BYTES + (net->nbase + 7) / 8;
 	game->max_moves = (int) Min(joint, GDL_MAX_JOINT_MOVES);
 	game->rules = r;
 	propnet_lay_out(net);
+	r->layout = layout_fingerprint(r);
 	if (net->prover == NULL)
 		order_literals(game);
 	check_initial_size(game);

@@ -60,7 +60,7 @@ SELECT is((SELECT count(*) FROM gametree.grow_progress WHERE owner = 'bob'), 0::
 SELECT is(pg_temp.try_as('bob', $$SELECT gametree.drop_tree('alice.future')$$),
           '42501: must be owner of table future_states', 'bob cannot drop it');
 GRANT USAGE ON SCHEMA alice TO bob;
-GRANT SELECT ON alice.future_states, alice.future_moves, alice.future_graph TO bob;
+GRANT SELECT ON alice.future_states, alice.future_moves, alice.future_edges, alice.future_graph TO bob;
 SELECT is(pg_temp.try_as('bob', $$SELECT * FROM gametree.tree_stats('alice.future')$$), 'ok',
           'what alice lets bob read, he can analyse');
 SELECT is(pg_temp.try_as('bob', $$SELECT gametree.expand('alice.future', 1)$$),
@@ -104,10 +104,10 @@ SELECT is(pg_temp.try_as('alice', format($$SELECT gametree.create_tree('alice.%s
           '28 fit, and the tables have their full names');
 
 -- What is left of a tree can be dropped, or its name taken again
-SELECT is(pg_temp.try_as('alice', $$DROP TABLE alice.future_graph; SELECT gametree.drop_tree('alice.future')$$),
+SELECT is(pg_temp.try_as('alice', $$DROP TABLE alice.future_edges CASCADE; SELECT gametree.drop_tree('alice.future')$$),
           'ok', 'drop_tree when a table is gone');
 SELECT is(pg_temp.try_as('alice', $$SELECT gametree.create_tree('alice.again', 'connect4');
-                                    DROP TABLE alice.again_states, alice.again_moves, alice.again_graph;
+                                    DROP VIEW alice.again_graph; DROP TABLE alice.again_states, alice.again_moves, alice.again_edges;
                                     SELECT gametree.create_tree('alice.again', 'tictactoe')$$),
           'ok', 'a name whose tables are gone can be created again');
 
