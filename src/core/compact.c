@@ -10,10 +10,7 @@
 
 #include "core/compact.h"
 
-#include "catalog/namespace.h"
-#include "catalog/pg_type.h"
 #include "port/pg_bswap.h"
-#include "utils/syscache.h"
 
 #define NUMBER_BYTES ((int) sizeof(int32))
 
@@ -50,16 +47,6 @@ unpack_bytes(const Game *game, const uint8 *in, int len, GameState *out)
 	memcpy(out->data, in, len);
 	out->size = game->state_bytes;
 	return true;
-}
-
-/* Looked up each time: the extension may be dropped and created again in a session. */
-Oid
-gt_state_type_oid(void)
-{
-	Oid			nsp = get_namespace_oid("gametree", true);
-
-	return OidIsValid(nsp) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("state"),
-											 ObjectIdGetDatum(nsp)) : InvalidOid;
 }
 
 struct varlena *

@@ -26,9 +26,6 @@ extern const Game *gt_find_game_by_number(int32 number);
  */
 extern void gt_check_game_number(const char *name);
 
-/* The type gametree.state (InvalidOid while the extension is being created). */
-extern Oid	gt_state_type_oid(void);
-
 /* A state as a gametree.state value (palloc'd varlena). */
 extern struct varlena *gt_state_value(const Game *game, const GameState *state);
 

@@ -11,7 +11,7 @@
  */
 #include "postgres.h"
 
-#include "core/compact.h"
+#include "store/schema.h"
 
 #include "access/heapam.h"
 #include "access/tableam.h"
@@ -82,7 +82,7 @@ is_column(Node *node, Relation rel, const char *column)
 static bool
 is_state_hash_check(Node *expr, Relation rel)
 {
-	Oid			state_type = gt_state_type_oid();
+	Oid			state_type = tree_state_type();
 	Oid			state_hash = LookupFuncName(list_make2(makeString("gametree"), makeString("state_hash")),
 											1, &state_type, true);
 	OpExpr	   *eq;

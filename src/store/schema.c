@@ -5,9 +5,10 @@
 
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
-#include "core/compact.h"
+#include "catalog/namespace.h"
 #include "store/schema.h"
 #include "utils/builtins.h"
+#include "utils/syscache.h"
 
 static const TreeColumn states_columns[STATES_COLUMNS + 1] = {
 	/* The id is the position's hash, so the key keeps positions unique. */
@@ -90,10 +91,20 @@ tree_column_types(int table, const int *columns, int n)
 	return types;
 }
 
+/* Looked up each time: the extension may be dropped and created again in a session. */
+Oid
+tree_state_type(void)
+{
+	Oid			nsp = get_namespace_oid("gametree", true);
+
+	return OidIsValid(nsp) ? GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("state"),
+											 ObjectIdGetDatum(nsp)) : InvalidOid;
+}
+
 Oid
 tree_column_type(const TreeColumn *column)
 {
-	return OidIsValid(column->type) ? column->type : gt_state_type_oid();
+	return OidIsValid(column->type) ? column->type : tree_state_type();
 }
 
 char *

@@ -82,6 +82,8 @@ extern char *tree_table_name(const char *tree, int table);
 extern const char *const *tree_column_names(int table, const int *columns, int n);
 extern Oid *tree_column_types(int table, const int *columns, int n);
 extern Oid	tree_column_type(const TreeColumn *column);
+/* The type gametree.state (InvalidOid while the extension is being created). */
+extern Oid	tree_state_type(void);
 
 /* The statements that create one of a tree's tables. */
 extern char *tree_table_ddl(const TreeTable *table, const char *qualified, const char *game,

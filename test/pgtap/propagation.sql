@@ -36,7 +36,7 @@ CALL gametree.grow('c4', max_depth => 6);
 SELECT is(pg_temp.fingerprint('c4'), :c4, 'connect four to depth 6, estimates at the frontier: the values 0.2.0 wrote');
 -- the owner scribbles over values: from scratch rewrites them, estimates included
 UPDATE c4_states SET utility = '{"red": 1, "yellow": 2}', best_move = NULL WHERE id % 7 = 0;
-UPDATE c4_graph SET mobility = NULL WHERE init_id % 5 = 0;
+UPDATE c4_states SET mobility = NULL WHERE id % 5 = 0;
 SELECT is(gametree.propagate('c4'), 5678::bigint, 'from scratch after tampering');
 SELECT is(pg_temp.fingerprint('c4'), :c4, 'from scratch: the same values again');
 

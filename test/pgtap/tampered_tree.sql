@@ -2,20 +2,20 @@
 -- what C reads back is checked, and bad rows give an error, never a crash.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(15);
+SELECT plan(16);
 
 SELECT gametree.create_tree('tampered', 'tictactoe') IS NOT NULL AS created \gset
 SELECT gametree.expand('tampered', (SELECT root_id FROM gametree.trees WHERE name = 'tampered')) AS edges \gset
 -- 200 more edges out of the root than tic-tac-toe allows (9)
-INSERT INTO tampered_graph (init_id, move_id, next_id)
-SELECT init_id, 1000 + i, next_id FROM (SELECT * FROM tampered_graph LIMIT 1) g, generate_series(1, 200) i;
+INSERT INTO tampered_edges (init_id, move_id, next_id)
+SELECT init_id, 1000 + i, next_id FROM (SELECT * FROM tampered_edges LIMIT 1) g, generate_series(1, 200) i;
 SELECT throws_ok($$SELECT gametree.propagate('tampered')$$, '22000', NULL,
                  'more edges than the game allows: an error (22000), no crash');
 -- one more expansion, pending propagation
 SELECT expanded FROM gametree.grow_step('tampered', 1) \gset
 SELECT throws_ok($$SELECT gametree.propagate('tampered', false)$$, '22000', NULL,
                  'the same for incremental propagation');
-DELETE FROM tampered_graph WHERE move_id BETWEEN 1001 AND 1200;
+DELETE FROM tampered_edges WHERE move_id BETWEEN 1001 AND 1200;
 SELECT is(gametree.propagate('tampered'), 2::bigint, 'without the extra rows the tree propagates again');
 
 -- The SQLSTATE of call after setup ('ok' when it succeeds); both are undone.
@@ -42,9 +42,12 @@ SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_states ALTER COLUMN stat
                                     UPDATE tampered_states SET state = NULL WHERE depth = 1$$,
                                   $$CALL gametree.grow('tampered')$$),
           '42P16 column state of public.tampered_states must be gametree.state(''tictactoe'') NOT NULL', 'a NULL state column');
-SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_graph ALTER COLUMN utility TYPE json USING utility::json$$,
+SELECT is(pg_temp.sqlstate_after($$ALTER TABLE tampered_states ALTER COLUMN utility TYPE json USING utility::json$$,
                                   $$SELECT gametree.propagate('tampered')$$),
-          '42P16 column utility of public.tampered_graph must be jsonb', 'utility of another type');
+          '42P16 column utility of public.tampered_states must be jsonb', 'utility of another type');
+SELECT is(pg_temp.sqlstate_after($$DROP VIEW tampered_graph; ALTER TABLE tampered_edges ALTER COLUMN total TYPE json USING total::json$$,
+                                  $$SELECT gametree.propagate('tampered')$$),
+          '42P16 column total of public.tampered_edges must be jsonb', 'a total of another type');
 SELECT is(pg_temp.sqlstate_after($$CREATE RULE quiet AS ON INSERT TO tampered_moves DO INSTEAD NOTHING$$,
                                   $$CALL gametree.grow('tampered')$$),
           '42P16 table public.tampered_moves of tree "public.tampered" has rules', 'a rule on a table');
@@ -56,12 +59,12 @@ BEGIN ALTER TABLE public.tampered_states ALTER COLUMN utility TYPE text; RETURN 
 CREATE FUNCTION pg_temp.add_rule() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN CREATE OR REPLACE RULE quiet AS ON UPDATE TO public.tampered_states DO INSTEAD NOTHING; RETURN NULL; END $$;
 SELECT is(left(pg_temp.sqlstate_after(
-            $$CREATE TRIGGER alter_states AFTER INSERT ON tampered_graph
+            $$CREATE TRIGGER alter_states AFTER INSERT ON tampered_edges
               FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.alter_states()$$,
             $$CALL gametree.grow('tampered')$$), 5),
           '55006', 'ALTER TABLE from a trigger during grow: 55006 (the table is in use)');
 SELECT is(pg_temp.sqlstate_after(
-            $$CREATE TRIGGER add_rule AFTER INSERT ON tampered_graph
+            $$CREATE TRIGGER add_rule AFTER INSERT ON tampered_edges
               FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.add_rule()$$,
             $$CALL gametree.grow('tampered')$$),
           '42P16 a rule rewrote gametree''s statement on a tree''s table', 'a rule made by a trigger during grow');
@@ -82,7 +85,7 @@ ALTER TABLE owned_states ADD COLUMN note text NOT NULL DEFAULT 'mine';
 CREATE TEMP TABLE fired (init_id bigint);
 CREATE FUNCTION pg_temp.record_edge() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN INSERT INTO pg_temp.fired VALUES (NEW.init_id); RETURN NULL; END $$;
-CREATE TRIGGER recorded AFTER INSERT ON owned_graph FOR EACH ROW EXECUTE FUNCTION pg_temp.record_edge();
+CREATE TRIGGER recorded AFTER INSERT ON owned_edges FOR EACH ROW EXECUTE FUNCTION pg_temp.record_edge();
 CALL gametree.grow('owned');
 SELECT is((SELECT count(*) FILTER (WHERE note = 'mine') FROM owned_states), 5478::bigint,
           'every state got the default of a column the owner added');
@@ -103,9 +106,9 @@ CREATE UNIQUE INDEX one_state_per_deep_level ON indexed_states (depth) WHERE dep
 SELECT throws_ok($$CALL gametree.grow('indexed')$$, '23505', NULL,
                  'an index the owner added is kept for the rows grow writes');
 SELECT gametree.create_tree('stamped', 'tictactoe') IS NOT NULL AS created \gset
-ALTER TABLE stamped_graph ADD COLUMN seen timestamptz DEFAULT clock_timestamp();
+ALTER TABLE stamped_edges ADD COLUMN seen timestamptz DEFAULT clock_timestamp();
 CALL gametree.grow('stamped');
-SELECT ok((SELECT count(DISTINCT seen) > 1 AND count(seen) = 16167 FROM stamped_graph),
+SELECT ok((SELECT count(DISTINCT seen) > 1 AND count(seen) = 16167 FROM stamped_edges),
           'a volatile default the owner gave is evaluated for each row');
 
 SELECT * FROM finish();

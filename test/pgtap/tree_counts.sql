@@ -108,7 +108,7 @@ SELECT is(pg_temp.reported('cnt_c4'), pg_temp.counted('cnt_c4'), 'after the canc
 SELECT dblink_disconnect('canceller');
 
 -- Rows written by hand: recount() counts the tables again
-DELETE FROM cnt_c4_graph WHERE init_id IN (SELECT id FROM cnt_c4_states WHERE depth = 2);
+DELETE FROM cnt_c4_edges WHERE init_id IN (SELECT id FROM cnt_c4_states WHERE depth = 2);
 UPDATE cnt_c4_states SET expanded = false WHERE depth = 2;
 SELECT isnt(pg_temp.reported('cnt_c4'), pg_temp.counted('cnt_c4'), 'rows written by hand are not counted');
 \o /dev/null

@@ -2,6 +2,7 @@
 SET client_min_messages = warning;
 \set SHOW_CONTEXT never
 SELECT gametree.create_tree('ttt', 'tictactoe') AS root_id;
+\d ttt_edges
 \d ttt_graph
 CALL gametree.grow('ttt');
 
