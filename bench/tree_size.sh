@@ -19,15 +19,9 @@ gt_fresh_database gametree_bench
 db=gametree_bench
 
 for job in $SIZE_JOBS; do
-	game=${job%%:*}
-	args=${job#*:}
-	args=${args:+, ${args//,/, }}
-	gt_psql -d $db -qAt -c "SELECT gametree.drop_tree(name) FROM gametree.trees" >/dev/null
-	gt_psql -d $db -qAt -c "SELECT gametree.create_tree('sized', '$game')" \
-		-c "SET client_min_messages = warning" -c "CALL gametree.grow('sized'$args)" >/dev/null
-	gt_psql -d $db -qAt -c "VACUUM (ANALYZE) sized_states, sized_moves, sized_graph" >/dev/null
-	echo "$game$args:"
-	gt_psql -d $db -qAt -F' ' <<-'SQL' | awk '
+	bench_parse_job "$job"
+	echo "$job_game$job_args:"
+	bench_size_rows $db "$job" | awk '
 		$1 == "tree" { states = $2; edges = $3
 			printf "  %d states, %d edges (%.2f edges per state)\n", states, edges, edges / states
 			printf "  %-8s %10s %10s %10s %14s %14s\n", "table", "heap MB", "index MB", "total MB", "bytes/state", "bytes/edge"
@@ -37,8 +31,4 @@ for job in $SIZE_JOBS; do
 		  heap += $2; indexes += $3 }
 		END { printf "  %-8s %10.1f %10.1f %10.1f %14.0f %14.0f\n", "all", heap / 1048576, indexes / 1048576,
 			(heap + indexes) / 1048576, (heap + indexes) / states, (heap + indexes) / edges }'
-		SELECT 'tree', states, edges FROM gametree.trees WHERE name = 'sized';
-		SELECT t, pg_table_size(('public.sized_' || t)::regclass), pg_indexes_size(('public.sized_' || t)::regclass)
-		FROM unnest(ARRAY['states', 'moves', 'graph']) t;
-	SQL
 done

@@ -17,17 +17,7 @@
 BENCH_RUNS=${BENCH_RUNS:-5}
 source "$(dirname "$0")/bench.sh"
 base=${1:?usage: bash bench/versus.sh <commit>}
-base_commit=$(git -C "$GT_ROOT" rev-parse --verify "$base^{commit}") || exit 2
-
-gt_install_packages
-gt_lock
-work=$(mktemp -d)
-trap 'git -C "$GT_ROOT" worktree remove --force "$work/base" >/dev/null 2>&1; rm -rf "$work"' EXIT
-git -C "$GT_ROOT" worktree add -q --detach "$work/base" "$base_commit"
-gt_log "building $base (${base_commit:0:10}) and the working tree"
-make -s -C "$work/base" PG_CONFIG="$GT_PGBIN/pg_config" >/dev/null
-make -s -C "$GT_ROOT" PG_CONFIG="$GT_PGBIN/pg_config" >/dev/null
-gt_start_cluster
+bench_build_base "$base"
 
 db=gametree_versus
 statements=(
@@ -46,27 +36,24 @@ statements=(
 for round in $(seq "$BENCH_RUNS"); do
 	for side in base current; do
 		dir=$GT_ROOT
-		[ "$side" = base ] && dir=$work/base
-		gt_as_root make -s -C "$dir" PG_CONFIG="$GT_PGBIN/pg_config" install >/dev/null
-		gt_stop_cluster >/dev/null
-		gt_start_cluster >/dev/null
+		[ "$side" = base ] && dir=$bench_base_dir
+		bench_install "$dir"
 		gt_fresh_database "$db"
 		gt_psql -d "$db" -qAt -v kif="$(cat "$GT_ROOT/test/data/gdl/ticTacToe.kif")" \
 			<<<"SELECT FROM gametree.load_game('ttt_kif', :'kif'); SELECT FROM gametree.create_tree('c4', 'connect4');" >/dev/null
 		for entry in "${statements[@]}"; do
 			printf '%s|%s|%s\n' "$side" "${entry%%|*}" "$(bench_seconds "$db" "${entry#*|}")"
 		done
-	done >>"$work/times"
+	done >>"$bench_work/times"
 	gt_log "round $round of $BENCH_RUNS done"
 done
 
-printf '| statement | %s: median s | current: median s | base/current |\n|---|---|---|---|\n' "${base_commit:0:10}"
+printf '| statement | %s: median s | current: median s | base/current |\n|---|---|---|---|\n' "${bench_base_commit:0:10}"
 for entry in "${statements[@]}"; do
 	name=${entry%%|*}
-	median() { awk -F'|' -v s="$1" -v n="$name" '$1 == s && $2 == n { print $3 }' "$work/times" | sort -g |
-		awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
+	median() { awk -F'|' -v s="$1" -v n="$name" '$1 == s && $2 == n { print $3 }' "$bench_work/times" | bench_median_of; }
 	b=$(median base) c=$(median current)
 	awk -v n="$name" -v b="$b" -v c="$c" 'BEGIN { printf "| %s | %.3f | %.3f | %.2f |\n", n, b, c, b / c }'
 done
 # Leave the current build installed, as every other script does.
-gt_as_root make -s -C "$GT_ROOT" PG_CONFIG="$GT_PGBIN/pg_config" install >/dev/null
+bench_install "$GT_ROOT"
