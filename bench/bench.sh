@@ -43,22 +43,34 @@ bench_parse_job() {
 	job_args=${job_args:+, ${job_args//,/, }}
 }
 
+# The suffix of the table that holds tree $2's edges in database $1: _edges
+# from 0.3.0 on, _graph before (the builds compared may differ).
+bench_edges_suffix() {
+	if [ "$(gt_psql -d "$1" -qAt -c "SELECT to_regclass('public.$2_edges') IS NOT NULL")" = t ]; then
+		echo _edges
+	else
+		echo _graph
+	fi
+}
+
 # Grows a fresh tree "sized" of job $2 in database $1 with one CALL grow,
 # VACUUMs it (the free-space and visibility maps exist as on a settled
 # tree) and prints "tree <states> <edges>", then "<table> <heap bytes, TOAST
-# included> <index bytes>" for states, moves and graph.  Drops every tree of
+# included> <index bytes>" for states, moves and edges.  Drops every tree of
 # the database first.
 bench_size_rows() {
-	local db=$1
+	local db=$1 edges
 	bench_parse_job "$2"
 	gt_psql -d "$db" -qAt -c "SELECT gametree.drop_tree(name) FROM gametree.trees" >/dev/null
 	gt_psql -d "$db" -qAt -c "SELECT gametree.create_tree('sized', '$job_game')" \
 		-c "SET client_min_messages = warning" -c "CALL gametree.grow('sized'$job_args)" >/dev/null
-	gt_psql -d "$db" -qAt -c "VACUUM (ANALYZE) sized_states, sized_moves, sized_graph" >/dev/null
-	gt_psql -d "$db" -qAt -F' ' <<-'SQL'
+	edges=$(bench_edges_suffix "$db" sized)
+	gt_psql -d "$db" -qAt -c "VACUUM (ANALYZE) sized_states, sized_moves, sized$edges" >/dev/null
+	gt_psql -d "$db" -qAt -F' ' -v edges="sized$edges" <<-'SQL'
 		SELECT 'tree', states, edges FROM gametree.trees WHERE name = 'sized';
-		SELECT t, pg_table_size(('public.sized_' || t)::regclass), pg_indexes_size(('public.sized_' || t)::regclass)
-		FROM unnest(ARRAY['states', 'moves', 'graph']) t;
+		SELECT t, pg_table_size(r), pg_indexes_size(r)
+		FROM (VALUES ('states', 'public.sized_states'::regclass), ('moves', 'public.sized_moves'::regclass),
+		             ('edges', (:'edges')::regclass)) v(t, r);
 	SQL
 }
 
@@ -72,7 +84,7 @@ bench_size_rows() {
 #   <states> <edges> <pending> <grow s> <ceiling s> <ceiling's states s> <states without the CHECK s> <propagate s>
 # Drops every tree of the database first.
 bench_grow_run() {
-	local db=$1 grow ceiling_states ceiling_rest unchecked propagate
+	local db=$1 grow ceiling_states ceiling_rest unchecked propagate edges
 	bench_parse_job "$2"
 	gt_psql -d "$db" -qAt -c "SELECT gametree.drop_tree(name) FROM gametree.trees" >/dev/null
 	gt_psql -d "$db" -qAt -c "SELECT gametree.create_tree('grown', '$job_game')" >/dev/null
@@ -85,8 +97,9 @@ bench_grow_run() {
 			END LOOP; END \$\$" \
 		-c "CHECKPOINT" >/dev/null
 	ceiling_states=$(bench_session_seconds "$db" "INSERT INTO copy_states SELECT * FROM grown_states")
+	edges=$(bench_edges_suffix "$db" grown)
 	ceiling_rest=$(bench_session_seconds "$db" "INSERT INTO copy_moves SELECT * FROM grown_moves" \
-		"INSERT INTO copy_graph SELECT * FROM grown_graph")
+		"INSERT INTO copy$edges SELECT * FROM grown$edges")
 	gt_psql -d "$db" -qAt -c "CHECKPOINT" >/dev/null
 	unchecked=$(bench_session_seconds "$db" "INSERT INTO unchecked_states SELECT * FROM grown_states")
 	propagate=$(bench_session_seconds "$db" "SELECT gametree.propagate('grown')")
