@@ -539,6 +539,13 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.state_hash(@extschema@.state) IS
 'The game''s stable 64-bit hash of a stored state, the id of its row in a tree (the same as state_hash(game, state::jsonb))';
 
+CREATE FUNCTION @extschema@.heuristic(state @extschema@.state)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_heuristic_of_value'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.heuristic(@extschema@.state) IS
+'The game''s estimate {"role": 0..100, ...} of a stored non-terminal state (NULL when terminal or the game has none): the utility of an unexpanded state, which its row does not keep';
+
 CREATE FUNCTION @extschema@.game_of(state @extschema@.state)
 RETURNS text
 AS 'MODULE_PATHNAME', 'gametree_game_of'

@@ -267,6 +267,22 @@ gametree_state_hash_of_value(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) gt_state_hash(game, gt_state_of_value(game, value)));
 }
 
+/* The game's estimate of a stored state, as heuristic(game, state) gives it. */
+PG_FUNCTION_INFO_V1(gametree_heuristic_of_value);
+Datum
+gametree_heuristic_of_value(PG_FUNCTION_ARGS)
+{
+	struct varlena *value = PG_GETARG_VARLENA_PP(0);
+	const Game *game = value_game(fcinfo, value);
+	GameState  *state = gt_state_of_value(game, value);
+	double		values[GT_MAX_ROLES];
+
+	if (game->heuristic == NULL || game->terminal(game, state))
+		PG_RETURN_NULL();
+	game->heuristic(game, state, values);
+	PG_RETURN_JSONB_P(gt_encode_role_values(game, values, NULL));
+}
+
 PG_FUNCTION_INFO_V1(gametree_game_of);
 Datum
 gametree_game_of(PG_FUNCTION_ARGS)

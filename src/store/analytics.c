@@ -41,12 +41,12 @@ query_tree_stats(text *name)
 	tree_run(tree, RUN_PLAIN,
 			 psprintf("SELECT $3, t.states, t.edges, t.moves, d.expanded, t.frontier, d.terminal, "
 					  "d.proven, d.max_depth, round(t.edges::numeric / nullif(d.expanded, 0), 3), "
-					  "r.utility, r.mobility, r.proven "
+					  "%s, r.mobility, r.proven "
 					  "FROM gametree.trees t, LATERAL (SELECT coalesce(sum(d.expanded), 0)::bigint, "
 					  "coalesce(sum(d.terminal), 0)::bigint, coalesce(sum(d.proven), 0)::bigint, "
 					  "max(d.depth) FROM gametree.tree_depths d "
 					  "WHERE d.schema = t.schema AND d.tree = t.name) d(expanded, terminal, proven, max_depth), "
-					  "%s r WHERE " TREE_KEY("t.") " AND r.id = $4", tree->states),
+					  "%s r WHERE " TREE_KEY("t.") " AND r.id = $4", tree_utility_sql("r"), tree->states),
 			 2, (Oid[]) {TEXTOID, INT8OID},
 			 (Datum[]) {CStringGetTextDatum(tree->game->name), Int64GetDatum(tree->root_id)},
 			 SPI_OK_SELECT);
@@ -114,10 +114,10 @@ query_principal_variation(text *name, int64 state_id)
 					 " FROM line l JOIN %1$s s ON s.id = l.id"
 					 " JOIN %2$s g ON g.init_id = s.id AND g.move_id = s.best_move"
 					 " WHERE g.next_id <> ALL (l.path)) "
-					 "SELECT l.ply, l.id, m.move, s.utility, s.proven, s.state::jsonb "
+					 "SELECT l.ply, l.id, m.move, %4$s, s.proven, s.state::jsonb "
 					 "FROM line l JOIN %1$s s ON s.id = l.id "
 					 "LEFT JOIN %3$s m ON m.id = s.best_move ORDER BY l.ply",
-					 tree->states, tree->edges, tree->moves),
+					 tree->states, tree->edges, tree->moves, tree_utility_sql("s")),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(state_id)}, SPI_OK_SELECT);
 	return tree;
 }

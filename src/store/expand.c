@@ -325,7 +325,7 @@ read_stored(Batch *b, int32 from, int32 to)
 	for (int32 i = from; i < to; i++)
 		if (b->nodes[i].kind == NODE_NEW)
 			ids[n++] = Int64GetDatum(b->nodes[i].id);
-	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven "
+	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
 						  "FROM %s s WHERE s.id = ANY($1)", tree->states),
 				 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {datum_array(ids, NULL, n, INT8OID)},
 				 SPI_OK_SELECT);
@@ -349,8 +349,10 @@ read_stored(Batch *b, int32 from, int32 to)
 			hash_collision(tree, id);
 		node->kind = NODE_STORED;
 		b->new_nodes--;
-		value_read(b->codec, utility, utility_null, mobility, mobility_null,
-				   DatumGetBool(SPI_getbinval(row, desc, 5, &isnull)), &node->value);
+		/* An unexpanded state keeps the estimate add_node computed: its row holds none. */
+		if (DatumGetBool(SPI_getbinval(row, desc, 6, &isnull)))
+			value_read(b->codec, utility, utility_null, mobility, mobility_null,
+					   DatumGetBool(SPI_getbinval(row, desc, 5, &isnull)), &node->value);
 	}
 	SPI_freetuptable(SPI_tuptable);
 	pfree(ids);
@@ -547,6 +549,7 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 	BatchRows  *rows = arg;
 	Batch	   *b = rows->b;
 	BatchNode  *node = &b->nodes[rows->states[index].row];
+	Value		unknown;
 
 	row_set(c, STATE_ID, k, Int64GetDatum(node->id), false);
 	row_set(c, STATE_STATE, k, node->state_value, false);
@@ -556,7 +559,13 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 			CStringGetTextDatum(b->game->roles[node->mover]), node->mover == GT_NO_ROLE);
 	/* A terminal state has nothing to expand. */
 	row_set(c, STATE_EXPANDED, k, BoolGetDatum(node->terminal || node->expanded), false);
-	row_set_value(b->codec, c, STATE_VALUE, k, &node->value, true);
+	/*
+	 * An unexpanded state's value is the game's estimate, a function of its
+	 * state: its row keeps none (NULL), and readers compute it.
+	 */
+	value_unknown(b->game, &unknown);
+	row_set_value(b->codec, c, STATE_VALUE, k, node->terminal || node->expanded ? &node->value : &unknown,
+				  true);
 }
 
 static bool

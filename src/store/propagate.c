@@ -67,6 +67,7 @@ typedef struct Layout
 
 /* GraphNode flags. */
 #define NODE_EVALUATE 1			/* expanded and not terminal: valued from its edges */
+#define NODE_ESTIMATE 2			/* unexpanded: valued by the game's estimate, which its row does not keep */
 #define NODE_DONE 4
 #define NODE_ON_STACK 8
 #define NODE_CYCLIC 16			/* rests on a value of a cycle still settling */
@@ -108,6 +109,7 @@ typedef struct Graph
 	Size		memory;			/* bytes held, against max_memory */
 	Size		max_memory;		/* what gametree.work_memory gives the propagation */
 	ValueCodec *codec;
+	char	   *unknown;		/* the packed unknown value */
 	int64		evaluations;
 	PropagateControl *control;
 	int64		writes_seen;	/* gametree.trees.writes when the tree was read */
@@ -253,8 +255,9 @@ role_of(const Game *game, Datum control, bool isnull)
 }
 
 /*
- * The value a state rests on when it is not valued from edges, from scratch:
- * its goals when terminal, else the game's estimate (or nothing).
+ * The value a state rests on when it is not valued from edges: its goals
+ * when terminal, else the game's estimate (or nothing), computed from the
+ * state (an unexpanded state's row keeps no value).
  */
 static void
 leaf_value(Graph *g, Datum goal, bool goal_null, Datum state, bool state_null, Value *v)
@@ -305,8 +308,8 @@ static const char *const node_columns[NODE_COLS] = {
 	[NODE_COL_MOBILITY] = "s.mobility",
 	[NODE_COL_PROVEN] = "s.proven",
 	[NODE_COL_BEST_MOVE] = "s.best_move",
-	/* Only leaf_value reads it: from scratch ($1), of a state valued by the game's estimate. */
-	[NODE_COL_STATE] = "CASE WHEN $1 AND s.goal IS NULL AND NOT s.expanded THEN s.state END",
+	/* Only leaf_value reads it, of a state valued by the game's estimate. */
+	[NODE_COL_STATE] = "CASE WHEN s.goal IS NULL AND NOT s.expanded THEN s.state END",
 };
 
 /*
@@ -323,6 +326,7 @@ typedef enum EdgeColumn
 	EDGE_COL_UTILITY = EDGE_KEY_COLS,
 	EDGE_COL_MOBILITY,
 	EDGE_COL_PROVEN,
+	EDGE_COL_STATE,
 	EDGE_COLS
 } EdgeColumn;
 
@@ -333,6 +337,8 @@ static const char *const edge_columns[EDGE_COLS] = {
 	[EDGE_COL_UTILITY] = "c.utility",
 	[EDGE_COL_MOBILITY] = "c.mobility",
 	[EDGE_COL_PROVEN] = "coalesce(c.proven, false)",
+	/* An unexpanded child is valued by the game's estimate of its state. */
+	[EDGE_COL_STATE] = "CASE WHEN c.goal IS NULL AND NOT c.expanded THEN c.state END",
 };
 
 /* "SELECT columns FROM from": the columns joined with commas. */
@@ -369,8 +375,8 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 	value_read(g->codec, col[NODE_COL_UTILITY], null[NODE_COL_UTILITY], col[NODE_COL_MOBILITY],
 			   null[NODE_COL_MOBILITY], DatumGetBool(col[NODE_COL_PROVEN]), &v);
 	pack(&g->layout, &v, NODE_ROW_VALUE(g, g->nnodes));
-	if (null[NODE_COL_GOAL] && DatumGetBool(col[NODE_COL_EXPANDED]))
-		node->flags |= NODE_EVALUATE;
+	if (null[NODE_COL_GOAL])
+		node->flags |= DatumGetBool(col[NODE_COL_EXPANDED]) ? NODE_EVALUATE : NODE_ESTIMATE;
 	/* From scratch, nothing that propagation computes is taken from the row. */
 	if (from_scratch)
 	{
@@ -380,6 +386,8 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 			leaf_value(g, col[NODE_COL_GOAL], null[NODE_COL_GOAL], col[NODE_COL_STATE], null[NODE_COL_STATE], &v);
 		node->best_move = 0;
 	}
+	else if (node->flags & NODE_ESTIMATE)
+		leaf_value(g, (Datum) 0, true, col[NODE_COL_STATE], null[NODE_COL_STATE], &v);
 	pack(&g->layout, &v, NODE_VALUE(g, g->nnodes));
 	g->nnodes++;
 }
@@ -410,8 +418,11 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	edge->init = init;
 	edge->move_id = DatumGetInt64(col[EDGE_COL_MOVE_ID]);
 	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_NEXT_ID]));
-	value_read(g->codec, col[EDGE_COL_UTILITY], null[EDGE_COL_UTILITY], col[EDGE_COL_MOBILITY],
-			   null[EDGE_COL_MOBILITY], !null[EDGE_COL_PROVEN] && DatumGetBool(col[EDGE_COL_PROVEN]), &v);
+	if (!null[EDGE_COL_STATE])
+		leaf_value(g, (Datum) 0, true, col[EDGE_COL_STATE], false, &v);
+	else
+		value_read(g->codec, col[EDGE_COL_UTILITY], null[EDGE_COL_UTILITY], col[EDGE_COL_MOBILITY],
+				   null[EDGE_COL_MOBILITY], !null[EDGE_COL_PROVEN] && DatumGetBool(col[EDGE_COL_PROVEN]), &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
 	g->nedges++;
 }
@@ -624,12 +635,25 @@ evaluate_all(Graph *g)
 	return true;
 }
 
-/* Does the state's row differ from its value? */
+/* The value a state's row keeps: none for an unexpanded one (NODE_ESTIMATE). */
+static const char *
+row_value(const Graph *g, int64 i)
+{
+	return (NODE(g, i)->flags & NODE_ESTIMATE) ? g->unknown : NODE_VALUE(g, i);
+}
+
+static int64
+row_best_move(const Graph *g, int64 i)
+{
+	return (NODE(g, i)->flags & NODE_ESTIMATE) ? 0 : NODE(g, i)->best_move;
+}
+
+/* Does the state's row differ from what it keeps of its value? */
 static bool
 node_changed(const Graph *g, int64 i)
 {
-	return NODE(g, i)->best_move != NODE(g, i)->stored_best_move ||
-		memcmp(NODE_VALUE(g, i), NODE_ROW_VALUE(g, i), g->layout.size) != 0;
+	return row_best_move(g, i) != NODE(g, i)->stored_best_move ||
+		memcmp(row_value(g, i), NODE_ROW_VALUE(g, i), g->layout.size) != 0;
 }
 
 /* What the writing of changes reads: the graph, which rows, and how far it is. */
@@ -650,7 +674,7 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 	int64		i = changes->rows[index];
 	Value		v;
 
-	unpack(&g->layout, NODE_VALUE(g, i), NODE(g, i)->best_move, &v);
+	unpack(&g->layout, row_value(g, i), row_best_move(g, i), &v);
 	row_set(c, 0, k, Int64GetDatum(NODE(g, i)->id), false);
 	row_set_value(g->codec, c, 1, k, &v, true);
 }
@@ -735,8 +759,8 @@ write_changes(Graph *g, PropagateResult *result)
 	 *   newest version of such a row before it sees that the row no longer
 	 *   qualifies, and keeps the lock.  Waiting for that batch, which waits
 	 *   for the tree lock, would deadlock.
-	 * Unexpanded states are written only from scratch: they get the game's
-	 * estimate again.
+	 * An unexpanded state's row keeps no value: one that holds some
+	 * (written by hand) is cleared.
 	 */
 	sql = psprintf("WITH free AS (SELECT f.id FROM %s f WHERE f.id = ANY ($1) FOR UPDATE SKIP LOCKED) "
 				   "UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
@@ -773,7 +797,12 @@ graph_init(Graph *g, const Tree *tree, PropagateControl *control)
 	{
 		MemoryContext outer = MemoryContextSwitchTo(g->cxt);
 
+		Value		unknown;
+
 		g->codec = value_codec_create(g->game);
+		g->unknown = palloc(g->layout.size);
+		value_unknown(g->game, &unknown);
+		pack(&g->layout, &unknown, g->unknown);
 		MemoryContextSwitchTo(outer);
 	}
 }

@@ -128,6 +128,12 @@ tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, 
 	return sql.data;
 }
 
+char *
+tree_utility_sql(const char *alias)
+{
+	return psprintf("CASE WHEN %1$s.expanded THEN %1$s.utility ELSE gametree.heuristic(%1$s.state) END", alias);
+}
+
 /*
  * The graph view: each edge with the value of the state it leads to, which
  * is the edge's value (propagation's rule), read from that state's row
@@ -140,11 +146,12 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 					const char *tree)
 {
 	return psprintf("CREATE VIEW %1$s WITH (security_invoker = true) AS "
-					"SELECT e.init_id, e.move_id, e.next_id, s.utility, s.mobility, e.visits, e.total, "
+					"SELECT e.init_id, e.move_id, e.next_id, %5$s AS utility, s.mobility, e.visits, e.total, "
 					"coalesce(s.proven, false) AS proven "
 					"FROM %2$s e LEFT JOIN %3$s s ON s.id = e.next_id; "
 					"COMMENT ON VIEW %1$s IS %4$s",
 					graph, edges, states,
 					quote_literal_cstr(psprintf("gametree %s tree %s: edges state -> move -> state with "
-												"utility, mobility, visits, total", game, tree)));
+												"utility, mobility, visits, total", game, tree)),
+					tree_utility_sql("s"));
 }

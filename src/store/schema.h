@@ -88,6 +88,12 @@ extern Oid	tree_state_type(void);
 /* The statements that create one of a tree's tables. */
 extern char *tree_table_ddl(const TreeTable *table, const char *qualified, const char *game,
 							const char *tree);
+/*
+ * A state's utility as SQL, for a row of _states under alias: the column,
+ * or for an unexpanded state, whose row keeps none, the game's estimate.
+ */
+extern char *tree_utility_sql(const char *alias);
+
 /* The statements that create a tree's graph view (names quoted and qualified). */
 extern char *tree_graph_view_ddl(const char *graph, const char *edges, const char *states,
 								 const char *game, const char *tree);

@@ -83,7 +83,7 @@ read_edges(TreeSearch *ts, const Game *game, const GameState *state, int64 best_
 	const Tree *tree = ts->tree;
 
 	spi_run(psprintf("SELECT g.move_id, m.move, g.visits, g.total, s.utility, s.mobility, "
-					 "coalesce(s.proven, false) FROM %s g JOIN %s m ON m.id = g.move_id "
+					 "coalesce(s.proven, false), coalesce(s.expanded, true) FROM %s g JOIN %s m ON m.id = g.move_id "
 					 "LEFT JOIN %s s ON s.id = g.next_id WHERE g.init_id = $1",
 					 tree->edges, tree->moves, tree->states),
 			1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(ts->root_id)}, SPI_OK_SELECT);
@@ -105,8 +105,18 @@ read_edges(TreeSearch *ts, const Game *game, const GameState *state, int64 best_
 		p->move = gt_decode_move(game, state, DatumGetJsonbP(column(i, 2, &isnull)));
 		p->visits = Max(DatumGetInt32(column(i, 3, &isnull)), 0);
 		totals_read(game, total, total_null, p->visits, p->total);
-		value_read(codec, utility, utility_null, mobility, mobility_null,
-				   DatumGetBool(column(i, 7, &isnull)), &p->value);
+		if (DatumGetBool(column(i, 8, &isnull)))
+			value_read(codec, utility, utility_null, mobility, mobility_null,
+					   DatumGetBool(column(i, 7, &isnull)), &p->value);
+		else
+		{
+			/* An unexpanded state's row keeps no value: the game's estimate of it. */
+			GameState  *child = gt_state_alloc(game);
+
+			game->next(game, state, p->move, child);
+			value_of_state(game, child, false, &p->value);
+			pfree(child);
+		}
 		if (move_id == best_move)
 			ts->stored_best = p->move;
 	}

@@ -38,14 +38,14 @@ tree_subtree(text *tree_name, int64 state_id, int32 plies, Tuplestorestate *resu
 				   " SELECT g.next_id, w.ply + 1 FROM walk w JOIN %1$s g ON g.init_id = w.id WHERE w.ply < $2"
 				   "), reached AS (SELECT id, min(ply) AS ply FROM walk GROUP BY id) "
 				   "SELECT r.id, r.ply, s.depth, s.state::jsonb, s.expanded, s.goal IS NOT NULL, s.control, "
-				   "s.utility, s.mobility, s.proven, "
+				   "%4$s, s.mobility, s.proven, "
 				   "CASE WHEN r.ply < $2 THEN coalesce((SELECT jsonb_agg(jsonb_build_object("
-				   "'to', g.next_id, 'move', m.move, 'utility', c.utility, 'proven', coalesce(c.proven, false), "
+				   "'to', g.next_id, 'move', m.move, 'utility', %5$s, 'proven', coalesce(c.proven, false), "
 				   "'visits', g.visits, 'best', coalesce(s.best_move = g.move_id, false)) ORDER BY m.move::text) "
 				   "FROM %1$s g JOIN %2$s m ON m.id = g.move_id LEFT JOIN %3$s c ON c.id = g.next_id "
 				   "WHERE g.init_id = r.id), '[]') END "
 				   "FROM reached r JOIN %3$s s ON s.id = r.id ORDER BY r.ply, r.id",
-				   tree->edges, tree->moves, tree->states);
+				   tree->edges, tree->moves, tree->states, tree_utility_sql("s"), tree_utility_sql("c"));
 	spi_run(sql, 2, (Oid[]) {INT8OID, INT4OID}, (Datum[]) {Int64GetDatum(state_id), Int32GetDatum(plies)},
 			SPI_OK_SELECT);
 	if (SPI_tuptable->tupdesc->natts != desc->natts)
