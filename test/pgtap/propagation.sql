@@ -14,7 +14,9 @@ DECLARE
   states text;
   edges text;
 BEGIN
-  EXECUTE format($q$SELECT md5(string_agg(concat_ws('|', id, utility, mobility, proven, best_move, expanded, depth),
+  -- an unexpanded state's utility is the game's estimate, which 0.2.0 stored in its row
+  EXECUTE format($q$SELECT md5(string_agg(concat_ws('|', id, CASE WHEN expanded THEN utility ELSE gametree.heuristic(state) END,
+                                                    mobility, proven, best_move, expanded, depth),
                                           ',' ORDER BY id)) FROM %I$q$, tree || '_states') INTO states;
   EXECUTE format($q$SELECT md5(string_agg(concat_ws('|', init_id, move_id, next_id, utility, mobility, proven),
                                           ',' ORDER BY init_id, move_id)) FROM %I$q$, tree || '_graph') INTO edges;

@@ -17,7 +17,8 @@ DECLARE
   n bigint;
 BEGIN
   EXECUTE format('SELECT count(*) FROM %I g JOIN %I s ON s.id = g.next_id
-                  WHERE (g.utility, g.mobility, g.proven) IS DISTINCT FROM (s.utility, s.mobility, s.proven)',
+                  WHERE (g.utility, g.mobility, g.proven) IS DISTINCT FROM
+                        (CASE WHEN s.expanded THEN s.utility ELSE gametree.heuristic(s.state) END, s.mobility, s.proven)',
                  tree || '_graph', tree || '_states') INTO n;
   RETURN n;
 END $$;

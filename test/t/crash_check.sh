@@ -171,7 +171,8 @@ consistency() {
 		        g.proven, b.proven AS next_proven
 		 FROM $g g JOIN $s b ON b.id = g.next_id
 		 WHERE (SELECT pending FROM gametree.tree_info('$t')) = 0
-		   AND (g.utility, g.mobility, g.proven) IS DISTINCT FROM (b.utility, b.mobility, b.proven)"
+		   AND (g.utility, g.mobility, g.proven) IS DISTINCT FROM
+		       (CASE WHEN b.expanded THEN b.utility ELSE gametree.heuristic(b.state) END, b.mobility, b.proven)"
 	none "$t $when: with nothing pending, every expanded non-terminal state has the best utility of its edges for the role in control" \
 		"SELECT s.id, s.depth, s.control, s.utility, e.best
 		 FROM $s s JOIN (SELECT init_id, max((utility ->> c.control)::numeric) AS best
