@@ -854,7 +854,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	g.writes_seen = writes;
 	/* Nodes first: edges are kept only from nodes that are valued from them. */
 	complete = read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)),
-						 1, (Oid[]) {BOOLOID}, (Datum[]) {BoolGetDatum(from_scratch)},
+						 0, NULL, NULL,
 						 "reading states", states, from_scratch, false);
 	if (complete)
 	{
@@ -959,9 +959,9 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 
 	graph_init(&g, tree, &control);
 	/* The states and their ancestors; their other children count by the values read with their edges. */
-	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE s.id = ANY ($2)", tree->states)),
-				   2, (Oid[]) {BOOLOID, INT8ARRAYOID},
-				   (Datum[]) {BoolGetDatum(false), ancestors(tree, ids, n)}, "reading ancestors", 0, false,
+	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE s.id = ANY ($1)", tree->states)),
+				   1, (Oid[]) {INT8ARRAYOID},
+				   (Datum[]) {ancestors(tree, ids, n)}, "reading ancestors", 0, false,
 				   false))
 	{
 		MemoryContextDelete(g.cxt);
