@@ -56,10 +56,11 @@ value() {
 	awk -v s="$1" -v k="$2" -v j="$3" -v f="$4" '$1 == s && $2 == k && $3 == j { print $(f + 3) }' "$results" |
 		bench_median_of
 }
-# Bytes per state of job $2 on side $1: the three tables, or the table $3.
+# Bytes per state of job $2 on side $1: the three tables, or the table $3,
+# with its indexes, or its heap alone when $4 is "heap".
 per_state() {
-	awk -v s="$1" -v j="$2" -v t="${3:-}" '$1 == s && $2 == "size" && $3 == j {
-		if ($4 == "tree") states = $5; else if (t == "" || $4 == t) bytes += $5 + $6 }
+	awk -v s="$1" -v j="$2" -v t="${3:-}" -v heap="${4:-}" '$1 == s && $2 == "size" && $3 == j {
+		if ($4 == "tree") states = $5; else if (t == "" || $4 == t) bytes += $5 + (heap == "heap" ? 0 : $6) }
 		END { printf "%.0f", bytes / states }' "$results"
 }
 states_of() { awk -v s="$1" -v j="$2" -v k="$3" '$1 == s && $2 == k && $3 == j && ($2 == "grow" || $4 == "tree") {
@@ -77,15 +78,19 @@ row() {
 }
 
 echo "base ${bench_base_commit:0:10} (before) against the working tree $(git -C "$GT_ROOT" rev-parse --short HEAD)$(git -C "$GT_ROOT" diff --quiet HEAD || echo ' with changes') (after)"
-for table in "" states; do
+for part in "all" "states" "states heap"; do
 	echo
-	if [ -z "$table" ]; then echo "Bytes per state, all in (the three tables with their indexes):"
-	else echo "Bytes per state, the states table alone (heap, TOAST and indexes):"; fi
+	case $part in
+	all) echo "Bytes per state, all in (the three tables with their indexes):" ;;
+	states) echo "Bytes per state, the states table alone (heap, TOAST and indexes):" ;;
+	*) echo "Bytes per state, the states table's heap (TOAST included, no index):" ;;
+	esac
 	echo
 	echo "| job | states | before | after | before/after |"
 	echo "|---|---|---|---|---|"
+	read -r table heap <<<"${part#all}"
 	for job in $SIZE_JOBS; do
-		b=$(per_state before "$job" $table) a=$(per_state after "$job" $table)
+		b=$(per_state before "$job" "$table" "$heap") a=$(per_state after "$job" "$table" "$heap")
 		row "$job" "$(states_both "$job" size)" "$b" "$a" %d
 	done
 done
