@@ -2,13 +2,18 @@
 # Upgrade test: installs gametree 0.1.0 (built from its release commit),
 # grows a tree with it, runs ALTER EXTENSION UPDATE, and checks that the
 # extension's objects then equal those of a fresh install of the current
-# version, and that the old tree still works.  Prints "ok N - ..." lines.
+# version, and that the old tree still works.  Then the same from 0.2.0
+# (its last commit) with trees of tictactoe, connect4 and a game from GDL,
+# whose JSONB states the update to 0.3.0 turns into gametree.state values:
+# the same JSON, the new CHECK, trees that grow on.  Prints "ok N - ..." lines.
 # Run by tools/check.sh; needs the current version installed (gt_setup).
 source "$(dirname "$0")/../../tools/lib.sh"
 gt_start_cluster
 
 OLD_VERSION=0.1.0
 OLD_COMMIT=8abb0ef           # the 0.1.0 release
+PREVIOUS_VERSION=0.2.0
+PREVIOUS_COMMIT=86e7962      # the last commit of 0.2.0
 NEW_VERSION=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$GT_ROOT/gametree.control")
 libdir=$("$GT_PGBIN/pg_config" --pkglibdir)
 extdir=$("$GT_PGBIN/pg_config" --sharedir)/extension
@@ -18,8 +23,10 @@ n=0 failed=0
 # The old version is installed beside the current one under its own library
 # name, so that the current library stays in place for everything else.
 cleanup() {
-	gt_as_root rm -f "$libdir/gametree-$OLD_VERSION.so" "$extdir/gametree--$OLD_VERSION.sql"
+	gt_as_root rm -f "$libdir/gametree-$OLD_VERSION.so" "$extdir/gametree--$OLD_VERSION.sql" \
+		"$libdir/gametree-$PREVIOUS_VERSION.so" "$extdir/gametree--$PREVIOUS_VERSION.sql"
 	gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS gametree_upgraded" \
+		-c "DROP DATABASE IF EXISTS gametree_upgraded_020" \
 		-c "DROP DATABASE IF EXISTS gametree_fresh" 2>/dev/null || true
 	rm -rf "$work"
 }
@@ -31,12 +38,19 @@ check() {  # check <description> <command...>: one TAP line
 	if "$@"; then echo "ok $n - $description"; else echo "not ok $n - $description"; failed=$((failed + 1)); fi
 }
 
-gt_log "building gametree $OLD_VERSION from $OLD_COMMIT"
-git -C "$GT_ROOT" archive "$OLD_COMMIT" | tar -x -C "$work"
-make -s -C "$work" PG_CONFIG="$GT_PGBIN/pg_config" >/dev/null 2>&1
-gt_as_root install -m 755 "$work/gametree.so" "$libdir/gametree-$OLD_VERSION.so"
-sed "s|MODULE_PATHNAME|\$libdir/gametree-$OLD_VERSION|g" "$work/gametree--$OLD_VERSION.sql" >"$work/old.sql"
-gt_as_root install -m 644 "$work/old.sql" "$extdir/gametree--$OLD_VERSION.sql"
+# install_old <version> <commit>: builds that commit and installs it as that version.
+install_old() {
+	local version=$1 commit=$2 src="$work/$1"
+	gt_log "building gametree $version from $commit"
+	mkdir -p "$src"
+	git -C "$GT_ROOT" archive "$commit" | tar -x -C "$src"
+	make -s -C "$src" PG_CONFIG="$GT_PGBIN/pg_config" >/dev/null 2>&1
+	gt_as_root install -m 755 "$src/gametree.so" "$libdir/gametree-$version.so"
+	sed "s|MODULE_PATHNAME|\$libdir/gametree-$version|g" "$src/gametree--$version.sql" >"$src/old.sql"
+	gt_as_root install -m 644 "$src/old.sql" "$extdir/gametree--$version.sql"
+}
+install_old "$OLD_VERSION" "$OLD_COMMIT"
+install_old "$PREVIOUS_VERSION" "$PREVIOUS_COMMIT"
 
 gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS gametree_upgraded" -c "CREATE DATABASE gametree_upgraded" \
 	-c "DROP DATABASE IF EXISTS gametree_fresh" -c "CREATE DATABASE gametree_fresh"
