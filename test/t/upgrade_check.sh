@@ -96,5 +96,61 @@ objects gametree_upgraded >"$work/upgraded.sql"
 check "an upgraded catalog equals a fresh $NEW_VERSION install ($(grep -c '' "$work/fresh.sql") lines of pg_dump)" \
 	diff -u "$work/fresh.sql" "$work/upgraded.sql"
 
+# From 0.2.0: trees of two built-in games and of a game from GDL, whose
+# JSONB states the update turns into gametree.state('<game>').
+DB=gametree_upgraded_020
+TREES="t_ttt:tictactoe t_c4:connect4 t_gdl:upgrade_ttt"
+gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+gt_psql -q -d "$DB" -v kif_file="$GT_ROOT/test/data/gdl/ticTacToe.kif" >/dev/null <<-EOF
+	CREATE EXTENSION gametree VERSION '$PREVIOUS_VERSION';
+	\set kif \`cat :'kif_file'\`
+	SELECT gametree.load_game('upgrade_ttt', :'kif');
+	SELECT gametree.create_tree('t_ttt', 'tictactoe');
+	CALL gametree.grow('t_ttt', max_depth => 4);
+	SELECT gametree.create_tree('t_c4', 'connect4');
+	CALL gametree.grow('t_c4', max_depth => 4);
+	SELECT gametree.create_tree('t_gdl', 'upgrade_ttt');
+	CALL gametree.grow('t_gdl', max_depth => 3);
+	CREATE TABLE public.saved AS
+	  SELECT 't_ttt' AS tree, id, state::text AS state FROM public.t_ttt_states
+	  UNION ALL SELECT 't_c4', id, state::text FROM public.t_c4_states
+	  UNION ALL SELECT 't_gdl', id, state::text FROM public.t_gdl_states;
+	EOF
+gt_psql -q -d "$DB" -c "ALTER EXTENSION gametree UPDATE TO '$NEW_VERSION'"
+check "the extension updated from $PREVIOUS_VERSION is version $NEW_VERSION" test \
+	"$(gt_psql -At -d "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'gametree'")" = "$NEW_VERSION"
+for entry in $TREES; do
+	tree=${entry%%:*} game=${entry#*:}
+	check "$tree: its states column is gametree.state('$game') NOT NULL" test \
+		"$(gt_psql -At -d "$DB" -c "SELECT format_type(atttypid, atttypmod) || ' ' || attnotnull FROM pg_attribute
+			WHERE attrelid = 'public.${tree}_states'::regclass AND attname = 'state'")" = "gametree.state('$game') true"
+	check "$tree: every state prints the JSON $PREVIOUS_VERSION stored" test \
+		"$(gt_psql -At -d "$DB" -c "SELECT count(*) FROM ((SELECT id, state FROM public.saved WHERE tree = '$tree'
+			EXCEPT SELECT id, state::text FROM public.${tree}_states)
+			UNION ALL (SELECT id, state::text FROM public.${tree}_states
+			EXCEPT SELECT id, state FROM public.saved WHERE tree = '$tree')) d")" = 0
+	check "$tree: its one CHECK is ${tree}_states_check, id = gametree.state_hash(state)" test \
+		"$(gt_psql -At -d "$DB" -c "SELECT string_agg(conname || ' ' || pg_get_constraintdef(oid), '; ')
+			FROM pg_constraint WHERE conrelid = 'public.${tree}_states'::regclass AND contype = 'c'")" = \
+		"${tree}_states_check CHECK ((id = gametree.state_hash(state)))"
+done
+check "the CHECK refuses a row whose id is not its state's hash" test \
+	"$(gt_psql -At -d "$DB" -c "UPDATE public.t_c4_states SET id = id + 1 WHERE depth = 0" 2>&1 | grep -c 'violates check constraint')" = 1
+# The trees go on growing, tic-tac-toe to its 5,478 positions, and propagate as from scratch.
+gt_psql -q -d "$DB" -c "CALL gametree.grow('t_ttt')" -c "CALL gametree.grow('t_c4', max_depth => 5)" \
+	-c "CALL gametree.grow('t_gdl', max_depth => 5)" 2>&1 | sed 's/^/# /'
+stats=$(gt_psql -At -d "$DB" -c "SELECT states || ' ' || frontier || ' ' || root_proven FROM gametree.tree_stats('t_ttt')" 2>&1)
+check "a tic-tac-toe tree grown by $PREVIOUS_VERSION grows on to the end (states frontier proven: $stats)" \
+	test "$stats" = "5478 0 true"
+for entry in t_c4:5 t_gdl:5; do
+	tree=${entry%%:*} depth=${entry#*:}
+	check "$tree grows on to depth $depth" test \
+		"$(gt_psql -At -d "$DB" -c "SELECT max(depth) FROM public.${tree}_states" 2>&1)" = "$depth"
+	check "$tree: its values are what propagation from scratch computes" test \
+		"$(gt_psql -At -d "$DB" -c "CREATE TEMP TABLE before AS SELECT id, utility, mobility, proven, best_move FROM public.${tree}_states" \
+			-c "SELECT gametree.propagate('$tree') IS NULL" \
+			-c "SELECT count(*) FROM (SELECT * FROM before EXCEPT SELECT id, utility, mobility, proven, best_move FROM public.${tree}_states) d" 2>&1 | tail -n 1)" = 0
+done
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
