@@ -217,7 +217,7 @@ BEGIN
         EXECUTE pg_catalog.format(
             'ALTER TABLE %1$s %2$s ALTER COLUMN state TYPE @extschema@.state(%3$L) USING state::@extschema@.state(%3$L), '
             'ADD CHECK (id = @extschema@.state_hash(state))',
-            states_table, pg_catalog.coalesce(old_check, ''), t.game);
+            states_table, COALESCE(old_check, ''), t.game);
     END LOOP;
 END
 $upgrade$;
