@@ -200,3 +200,31 @@ CREATE OPERATOR CLASS @extschema@.state_ops DEFAULT FOR TYPE @extschema@.state U
     FUNCTION 1 @extschema@.state_hash_key(@extschema@.state),
     FUNCTION 2 @extschema@.state_hash_key_extended(@extschema@.state, bigint);
 COMMENT ON OPERATOR CLASS @extschema@.state_ops USING hash IS 'Hash joins, hash aggregation and hash partitioning of stored states';
+
+-- Trees store their states as gametree.state('<game>'): each tree's states
+-- column is rewritten from JSONB (read by the game, as any JSON state is),
+-- and its CHECK names the new state_hash, as create_tree writes it.  The
+-- three steps are one ALTER TABLE, so a table is rewritten once.  The CHECK
+-- is left unnamed, as create_tree leaves it: PostgreSQL names it
+-- <table>_check, the name the old one had.
+DO $upgrade$
+DECLARE
+    t record;
+    states_table text;
+    old_check text;
+BEGIN
+    FOR t IN SELECT schema, name, game FROM @extschema@.trees LOOP
+        states_table := pg_catalog.format('%I.%I', t.schema, t.name || '_states');
+        CONTINUE WHEN pg_catalog.to_regclass(states_table) IS NULL;
+        SELECT pg_catalog.string_agg(pg_catalog.format('DROP CONSTRAINT %I, ', c.conname), '')
+          INTO old_check
+          FROM pg_catalog.pg_constraint c
+         WHERE c.conrelid = states_table::pg_catalog.regclass AND c.contype = 'c'
+           AND pg_catalog.pg_get_constraintdef(c.oid) LIKE '%state_hash(%';
+        EXECUTE pg_catalog.format(
+            'ALTER TABLE %1$s %2$s ALTER COLUMN state TYPE @extschema@.state(%3$L) USING state::@extschema@.state(%3$L), '
+            'ADD CHECK (id = @extschema@.state_hash(state))',
+            states_table, COALESCE(old_check, ''), t.game);
+    END LOOP;
+END
+$upgrade$;

@@ -60,8 +60,11 @@ tap_script() {
 gt_log "layers: includes point down, SQL entry points only in src/sql/"
 tap_script layers bash test/t/layers.sh
 
-gt_log "upgrade from 0.1.0"
+gt_log "upgrade from 0.1.0 and from 0.2.0"
 tap_script upgrade bash test/t/upgrade_check.sh
+
+gt_log "pg_dump and restore of trees and gametree.state columns"
+tap_script dump bash test/t/dump_check.sh
 
 gt_log "crash safety: kill -9 and an immediate stop during grow"
 tap_script crash bash test/t/crash_check.sh

@@ -1379,12 +1379,12 @@ SELECT CASE fn
 CREATE FUNCTION fuzz.choose_fn() RETURNS text LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     fns text[] := ARRAY['games', 'initial', 'legal', 'next', 'successors', 'terminal', 'goal', 'control', 'perft',
-                        'board', 'state_hash', 'from_fen', 'to_fen', 'canonical', 'heuristic',
+                        'board', 'state_hash', 'from_fen', 'to_fen', 'canonical', 'heuristic', 'state_type',
                         'create_tree', 'drop_tree', 'tree_info', 'expand', 'grow_step', 'propagate', 'grow',
                         'tree_stats', 'depth_stats', 'outcomes', 'principal_variation', 'bestmove', 'analyse',
                         'load_game', 'unload_game'];
     -- per 1000 inputs: the tree and GDL functions are slower, so they get fewer
-    weights integer[] := ARRAY[4, 15, 50, 85, 55, 50, 50, 50, 60, 50, 55, 55, 50, 55, 50,
+    weights integer[] := ARRAY[4, 15, 45, 70, 50, 45, 45, 45, 55, 45, 50, 50, 45, 50, 45, 70,
                                8, 10, 12, 35, 25, 30, 15, 12, 12, 12, 20, 15, 10,
                                30, 15];
     r integer := fuzz.rnd(1000);
@@ -1779,6 +1779,72 @@ BEGIN
     PERFORM fuzz.outcomes(i, mode, out_fn, out_arg, out_st, out_msg);
 END $$;
 
+-- One input of gametree.state's input functions (text, the casts from jsonb
+-- and bytea, whose checks binary COPY's receive shares): JSON of a pool
+-- state, mutated or not, under a type modifier right or wrong; the bytes of
+-- a pool state truncated, with bits flipped or with random bytes after its
+-- game's number, or random bytes alone.  A value that is accepted is then
+-- printed, cast, hashed and compared.  arg says which.
+CREATE FUNCTION fuzz.case_state(i integer, fn text, mode text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    g text := fuzz.pick(fuzz.games() || coalesce(fuzz.gdl_names(), '{}'));
+    s jsonb := fuzz.pool_state(g);
+    b bytea;
+    bit integer;
+    typmod text;
+    arg text;
+    sql text;
+    r record;
+BEGIN
+    -- The valid value's bytes, which the byte mutations start from.
+    EXECUTE format('SELECT $1::gametree.state(%L)::bytea', g) INTO b USING s;
+    typmod := CASE fuzz.rnd(8)
+        WHEN 0 THEN ''
+        WHEN 1 THEN format('(%L)', fuzz.pick(fuzz.games() || coalesce(fuzz.gdl_names(), '{}')))
+        WHEN 2 THEN format('(%s)', fuzz.rnd(2147483647))
+        WHEN 3 THEN format('(%L)', fuzz.gen_gdl_name(true))
+        WHEN 4 THEN format('(%L, %1$L)', g)
+        WHEN 5 THEN format('(%L)', fuzz.mutate_text(g, 1, e' !''-_0Z\\'))
+        ELSE format('(%L)', g) END;
+    CASE fuzz.rnd(5)
+    WHEN 0 THEN
+        arg := 'json';
+        IF random() < 0.5 THEN
+            s := fuzz.mutate(s, g, 1 + fuzz.rnd(3));
+        END IF;
+        sql := format('SELECT v::text, v::jsonb, gametree.state_hash(v), gametree.game_of(v), v = v FROM (SELECT %s::gametree.state%s AS v) x',
+                      CASE WHEN random() < 0.5 THEN fuzz.lit(s) ELSE quote_literal(s::text) END, typmod);
+    ELSE
+        CASE fuzz.rnd(4)
+        WHEN 0 THEN
+            arg := 'bytes truncated';
+            b := substr(b, 1, fuzz.rnd(length(b)));
+        WHEN 1 THEN
+            arg := 'bytes flipped';
+            FOR k IN 0 .. fuzz.rnd(3) LOOP
+                bit := fuzz.rnd(8 * length(b));
+                b := set_bit(b, bit, 1 - get_bit(b, bit));
+            END LOOP;
+        WHEN 2 THEN
+            arg := 'bytes after the number';
+            b := substr(b, 1, 4) || decode(repeat('00', fuzz.rnd(40)), 'hex');
+            FOR k IN 4 .. length(b) - 1 LOOP
+                b := set_byte(b, k, fuzz.rnd(256));
+            END LOOP;
+        ELSE
+            arg := 'bytes';
+            b := decode(repeat('00', fuzz.rnd(12)), 'hex');
+            FOR k IN 0 .. length(b) - 1 LOOP
+                b := set_byte(b, k, fuzz.rnd(256));
+            END LOOP;
+        END CASE;
+        sql := format('SELECT v::text, v::jsonb, v::bytea = %1$s, gametree.state_hash(v), gametree.game_of(v), v = v '
+                      'FROM (SELECT %1$s::gametree.state%2$s AS v) x', fuzz.lit(b::text, 'bytea'), typmod);
+    END CASE;
+    r := fuzz.try(mode, sql);
+    PERFORM fuzz.note(i, fn, arg, r.st, r.msg);
+END $$;
+
 CREATE FUNCTION fuzz.one(i integer, mode text DEFAULT 'run') RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     seed integer := (SELECT c.seed FROM fuzz.config c);
@@ -1799,6 +1865,8 @@ BEGIN
         PERFORM fuzz.case_tree(i, fn, mode);
     ELSIF fn IN ('load_game', 'unload_game') THEN
         PERFORM fuzz.case_game(i, fn, mode);
+    ELSIF fn = 'state_type' THEN
+        PERFORM fuzz.case_state(i, fn, mode);
     ELSE
         PERFORM fuzz.case_rules(i, fn, mode);
     END IF;

@@ -2,7 +2,7 @@
 -- "Adding a game"), checked for every game gametree.games() lists when the
 -- test runs, the compiled-in ones and the GDL samples of test/data/gdl
 -- (loaded here as conformance_<file>), so that a game gets these tests by
--- registering.  Per game, 8 assertions:
+-- registering.  Per game, 9 assertions:
 --   roles        the roles are distinct, and every joint move names each, in order
 --   initial      the initial state round-trips (JSON -> state -> JSON identical), is not terminal, has no goal
 --   first moves  every legal move of the initial state is accepted by next, as perft 1 and successors agree
@@ -11,6 +11,10 @@
 --   perft        perft from the initial state equals the reference of test/data/conformance.tsv
 --   bad state    a state that is no JSON array is 22P02, a fact the game does not have 22023
 --   bad move     a move the game does not have is 22023, "illegal <game> move"
+--   compact      every state of the line round-trips through gametree.state
+--                (JSON -> state -> JSON identical, state -> JSON -> state and
+--                state -> bytea -> state equal, same bytes), and its hash is
+--                the JSON state's (test/pgtap/state_type.sql tests the rest of the type)
 -- A compiled-in game without a row in test/data/conformance.tsv fails its
 -- perft test; a game from GDL without one skips it, saying so.
 -- Not in one transaction: a backend compiles a game from GDL once it is
@@ -33,7 +37,7 @@ CREATE TEMP TABLE subjects AS
   FROM gametree.games() WITH ORDINALITY g(game, roles, description, ord) LEFT JOIN loaded l USING (game);
 \o
 
-SELECT plan(8 * (SELECT count(*)::int FROM subjects));
+SELECT plan(9 * (SELECT count(*)::int FROM subjects));
 
 -- The longest line of play tried, and how many of its first states have
 -- every legal move played.
@@ -99,7 +103,7 @@ BEGIN
   END IF;
 END $f$;
 
--- The 8 tests of game g (a row of subjects).
+-- The 9 tests of game g (a row of subjects).
 CREATE FUNCTION pg_temp.conformance(g text, roles text[], reference text, from_gdl boolean,
                                     max_plies integer, checked_plies integer)
 RETURNS SETOF text LANGUAGE plpgsql AS $f$
@@ -201,6 +205,23 @@ BEGIN
                   LATERAL (SELECT format('%s, not 22023: illegal %s move ...', got, $1) AS p) f
     WHERE got NOT LIKE format('22023: illegal %s move %%', $1)$$),
     'ok', format('%s: a move it does not have is 22023, illegal %s move', g, g));
+
+  -- The type modifier is a literal of the query, so the game is formatted in.
+  RETURN NEXT is(CASE WHEN line_problem <> 'ok' THEN line_problem ELSE pg_temp.problem(g, format($$
+    SELECT p FROM lines l,
+                  LATERAL (SELECT l.state::gametree.state(%1$L) AS v) c,
+                  LATERAL (SELECT c.v::text AS text, c.v::text::jsonb::gametree.state(%1$L) AS again,
+                                  c.v::bytea::gametree.state(%1$L) AS from_bytes) r, LATERAL (VALUES
+      (CASE WHEN r.text IS DISTINCT FROM l.state::text THEN format('ply %%s: %%s reads back as %%s', l.ply, l.state, r.text) END),
+      (CASE WHEN r.again <> c.v OR r.again::bytea <> c.v::bytea
+            THEN format('ply %%s: %%s read from its JSON is not the same value (%%s, then %%s)', l.ply, l.state, c.v::bytea, r.again::bytea) END),
+      (CASE WHEN r.from_bytes <> c.v OR r.from_bytes::text <> r.text
+            THEN format('ply %%s: %%s read from its bytes %%s is not the same value', l.ply, l.state, c.v::bytea) END),
+      (CASE WHEN gametree.state_hash(c.v) <> gametree.state_hash($1, l.state)
+            THEN format('ply %%s: the hash of %%s stored differs from its JSON''s', l.ply, l.state) END),
+      (CASE WHEN gametree.game_of(c.v) <> $1 THEN format('ply %%s: game_of says %%s', l.ply, gametree.game_of(c.v)) END)) x(p)
+    WHERE l.game = $1 AND p IS NOT NULL$$, g)) END,
+    'ok', format('%s: the states of the line round-trip through gametree.state (JSON, bytea) and keep their hash', g));
 END $f$;
 
 -- 'no error', or sql's error as "SQLSTATE: message".
