@@ -11,6 +11,8 @@
 #include "core/compact.h"
 
 #include "port/pg_bswap.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
 
 #define NUMBER_BYTES ((int) sizeof(int32))
 
@@ -20,47 +22,54 @@ gt_game_number(const char *name)
 	return (int32) (gt_hash_bytes((const uint8 *) name, strlen(name)) & PG_INT32_MAX);
 }
 
-static int
-packed_room(const Game *game)
-{
-	return game->pack != NULL ? (int) game->packed_bytes : (int) game->state_bytes;
-}
-
-/* The state's own bytes, the trailing zeros left out. */
-static int
-pack_bytes(const GameState *state, uint8 *out)
-{
-	int			len = state->size;
-
-	while (len > 0 && state->data[len - 1] == 0)
-		len--;
-	memcpy(out, state->data, len);
-	return len;
-}
-
-static bool
-unpack_bytes(const Game *game, const uint8 *in, int len, GameState *out)
-{
-	if (len > (int) game->state_bytes || (len > 0 && in[len - 1] == 0))
-		return false;
-	memset(out->data, 0, game->state_bytes);
-	memcpy(out->data, in, len);
-	out->size = game->state_bytes;
-	return true;
-}
-
 struct varlena *
 gt_state_value(const Game *game, const GameState *state)
 {
-	struct varlena *value = palloc(VARHDRSZ + NUMBER_BYTES + packed_room(game));
+	struct varlena *value = palloc(VARHDRSZ + NUMBER_BYTES + game->packed_bytes);
 	int32		number = gt_game_number(game->name);
 	uint8	   *packing = (uint8 *) VARDATA(value) + NUMBER_BYTES;
-	int			len = game->pack != NULL ? game->pack(game, state, packing) : pack_bytes(state, packing);
+	int			len = game->pack(game, state, packing);
 
-	Assert(len >= 0 && len <= packed_room(game));
+	Assert(len >= 0 && len <= (int) game->packed_bytes);
 	memcpy(VARDATA(value), &number, NUMBER_BYTES);
 	SET_VARSIZE(value, VARHDRSZ + NUMBER_BYTES + len);
 	return value;
+}
+
+struct varlena *
+gt_state_value_of_json(const char *json)
+{
+	int			len = strlen(json);
+	struct varlena *value = palloc(VARHDRSZ + NUMBER_BYTES + len);
+	int32		number = GT_NO_GAME;
+
+	memcpy(VARDATA(value), &number, NUMBER_BYTES);
+	memcpy((char *) VARDATA(value) + NUMBER_BYTES, json, len);
+	SET_VARSIZE(value, VARHDRSZ + NUMBER_BYTES + len);
+	return value;
+}
+
+bool
+gt_state_value_is_json(const struct varlena *value)
+{
+	return gt_state_value_number(value) == GT_NO_GAME;
+}
+
+char *
+gt_state_value_json(const struct varlena *value)
+{
+	return pnstrdup((const char *) VARDATA_ANY(value) + NUMBER_BYTES, VARSIZE_ANY_EXHDR(value) - NUMBER_BYTES);
+}
+
+struct varlena *
+gt_state_value_resolve(const Game *game, struct varlena *value)
+{
+	Jsonb	   *json;
+
+	if (!gt_state_value_is_json(value))
+		return value;
+	json = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(gt_state_value_json(value))));
+	return gt_state_value(game, gt_decode_state(game, json));
 }
 
 /* A value shorter than its number: only a corrupted datum is. */
@@ -84,10 +93,16 @@ gt_state_value_number(const struct varlena *value)
 	return number;
 }
 
-/* The ERROR for a number whose game is not loaded. */
+/* The ERROR for a number whose game is not loaded (of a value: or JSON of no game). */
 static void
-report_unknown_number(int32 number)
+report_unknown_number(int32 number, bool of_value)
 {
+	if (number == GT_NO_GAME && of_value)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("gametree.state JSON of no game"),
+				 errhint("Give it its game: '[...]'::gametree.state('tictactoe'), or store it in a "
+						 "column gametree.state('tictactoe').")));
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
 			 errmsg("gametree.state value of game number %d, which no loaded game has", number),
@@ -103,7 +118,7 @@ gt_state_value_game(const struct varlena *value)
 	const Game *game = gt_find_game_by_number(number);
 
 	if (game == NULL)
-		report_unknown_number(number);
+		report_unknown_number(number, true);
 	return game;
 }
 
@@ -113,10 +128,7 @@ unpack(const Game *game, const uint8 *packing, int len)
 {
 	GameState  *state = gt_state_alloc(game);
 
-	if (len < 0 || len > packed_room(game))
-		return NULL;
-	if (!(game->unpack != NULL ? game->unpack(game, packing, len, state) :
-		  unpack_bytes(game, packing, len, state)))
+	if (len < 0 || len > (int) game->packed_bytes || !game->unpack(game, packing, len, state))
 		return NULL;
 	return state;
 }
@@ -161,7 +173,7 @@ gt_state_value_from_bytes(const uint8 *bytes, int len)
 	number = (int32) pg_ntoh32((uint32) number);
 	game = gt_find_game_by_number(number);
 	if (game == NULL)
-		report_unknown_number(number);
+		report_unknown_number(number, false);
 	state = unpack(game, packing, packed_len);
 	if (state != NULL)
 		state = gt_decode_state(game, gt_encode_state(game, state));

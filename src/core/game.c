@@ -34,6 +34,8 @@ gt_register_game(const Game *game)
 	for (int i = 0; i < ngames; i++)
 		if (strcmp(games[i]->name, game->name) == 0)
 			elog(ERROR, "game \"%s\" registered twice", game->name);
+	if (game->pack == NULL || game->unpack == NULL)
+		elog(ERROR, "game \"%s\" has no storage format (Game.pack, Game.unpack)", game->name);
 	if (game->init != NULL)
 		game->init();
 	games[ngames++] = game;

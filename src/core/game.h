@@ -180,16 +180,17 @@ struct Game
 						  bool draw_rules);
 
 	/*
-	 * Storage format (core/compact.h): the state in as few bytes as the
-	 * game can manage, for gametree.state values.  pack writes at most
-	 * packed_bytes bytes and returns how many; equal states pack to equal
-	 * bytes, and packings are stable across builds and machines' runs (they
+	 * Storage format (core/compact.h), required: the state in as few bytes
+	 * as the game can manage, for gametree.state values.  pack writes at
+	 * most packed_bytes bytes and returns how many; equal states pack to
+	 * equal bytes, and packings are stable across builds and machines (they
 	 * are stored).  unpack reads len bytes back and returns false when they
 	 * are no packing at all; it reads no byte past len, and whatever it
-	 * accepts is a state every other hook can take (in range, no overlaps),
-	 * though not necessarily one the game reaches: the caller checks that
-	 * through the edge format.  NULL, NULL: the state's own bytes, unused
-	 * trailing zero bytes left out (packed_bytes then is state_bytes).
+	 * accepts is a state every other hook can take (in range, no overlaps:
+	 * encode_state reads it before anything checks the position), though
+	 * not necessarily one the game reaches: the caller checks that through
+	 * the edge format.  A state's memory is no packing: it holds what the
+	 * other hooks trust without a check.
 	 */
 	uint32		packed_bytes;
 	int			(*pack) (const Game *game, const GameState *state, uint8 *out);

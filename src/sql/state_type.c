@@ -2,7 +2,11 @@
  * state_type.c: the SQL type gametree.state, a position in a few bytes
  * (core/compact.h): its text form is the state's JSON, its binary form the
  * game's number and packing; a type modifier names the game, so that a
- * column holds the states of one game and JSON typed into it can be read.
+ * column holds the states of one game.  JSON read without its game (text
+ * input gets the type modifier only in COPY) is kept as JSON of no game
+ * until a cast to a game reads it (core/compact.h): a literal cast to
+ * gametree.state('tictactoe') or stored in such a column, or compared
+ * with a state of a game.
  * Casts to and from jsonb and bytea, and the operators of its btree and
  * hash operator classes (bytewise: a game packs equal states alike).
  */
@@ -49,19 +53,12 @@ value_game(FunctionCallInfo fcinfo, const struct varlena *value)
 	return last->game;
 }
 
-/* The game a type modifier names, else an ERROR saying what to write. */
+/* The game a type modifier (0 or more) names, else an ERROR. */
 static const Game *
-typmod_game(int32 typmod, const char *what)
+typmod_game(int32 typmod)
 {
-	const Game *game;
+	const Game *game = gt_find_game_by_number(typmod);
 
-	if (typmod < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("%s needs the game of the state", what),
-				 errhint("Name the game in the type, as in '[...]'::gametree.state('tictactoe'), "
-						 "or compare as JSON: state::jsonb = '[...]'.")));
-	game = gt_find_game_by_number(typmod);
 	if (game == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -95,20 +92,30 @@ state_from_jsonb(const Game *game, Jsonb *json)
 static Jsonb *
 state_to_jsonb(FunctionCallInfo fcinfo, const struct varlena *value)
 {
-	const Game *game = value_game(fcinfo, value);
+	const Game *game;
 
+	if (gt_state_value_is_json(value))
+		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(gt_state_value_json(value))));
+	game = value_game(fcinfo, value);
 	return gt_encode_state(game, gt_state_of_value(game, value));
+}
+
+/* JSON of the game typmod names, or of no game yet when it names none (-1). */
+static struct varlena *
+state_of_typmod(Jsonb *json, int32 typmod)
+{
+	if (typmod < 0)
+		return gt_state_value_of_json(JsonbToCString(NULL, &json->root, VARSIZE(json)));
+	return state_from_jsonb(typmod_game(typmod), json);
 }
 
 PG_FUNCTION_INFO_V1(gametree_state_in);
 Datum
 gametree_state_in(PG_FUNCTION_ARGS)
 {
-	char	   *text = PG_GETARG_CSTRING(0);
-	const Game *game = typmod_game(PG_GETARG_INT32(2), "gametree.state input");
-	Jsonb	   *json = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	Jsonb	   *json = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, PG_GETARG_DATUM(0)));
 
-	PG_RETURN_POINTER(state_from_jsonb(game, json));
+	PG_RETURN_POINTER(state_of_typmod(json, PG_GETARG_INT32(2)));
 }
 
 PG_FUNCTION_INFO_V1(gametree_state_out);
@@ -116,8 +123,11 @@ Datum
 gametree_state_out(PG_FUNCTION_ARGS)
 {
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
-	Jsonb	   *json = state_to_jsonb(fcinfo, value);
+	Jsonb	   *json;
 
+	if (gt_state_value_is_json(value))
+		PG_RETURN_CSTRING(gt_state_value_json(value));
+	json = state_to_jsonb(fcinfo, value);
 	PG_RETURN_CSTRING(JsonbToCString(NULL, &json->root, VARSIZE(json)));
 }
 
@@ -132,9 +142,7 @@ PG_FUNCTION_INFO_V1(gametree_jsonb_to_state);
 Datum
 gametree_jsonb_to_state(PG_FUNCTION_ARGS)
 {
-	const Game *game = typmod_game(PG_GETARG_INT32(1), "a cast from jsonb to gametree.state");
-
-	PG_RETURN_POINTER(state_from_jsonb(game, PG_GETARG_JSONB_P(0)));
+	PG_RETURN_POINTER(state_of_typmod(PG_GETARG_JSONB_P(0), PG_GETARG_INT32(1)));
 }
 
 /* The cast of a value to a column's type: the length coercion of varchar(n), for games. */
@@ -143,8 +151,11 @@ Datum
 gametree_state_of_game(PG_FUNCTION_ARGS)
 {
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
+	int32		typmod = PG_GETARG_INT32(1);
 
-	check_value_game(fcinfo, value, PG_GETARG_INT32(1));
+	if (gt_state_value_is_json(value))
+		PG_RETURN_POINTER(typmod < 0 ? value : gt_state_value_resolve(typmod_game(typmod), value));
+	check_value_game(fcinfo, value, typmod);
 	PG_RETURN_POINTER(value);
 }
 
@@ -154,7 +165,7 @@ external_form(const struct varlena *value)
 {
 	int			len = VARSIZE_ANY_EXHDR(value);
 	bytea	   *bytes = palloc(VARHDRSZ + len);
-	uint32		number = pg_hton32((uint32) gt_state_value_number(value));
+	uint32		number = pg_hton32((uint32) gt_game_number(gt_state_value_game(value)->name));
 
 	SET_VARSIZE(bytes, VARHDRSZ + len);
 	memcpy(VARDATA(bytes), &number, STATE_NUMBER_BYTES);
@@ -290,15 +301,27 @@ gametree_game_of(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(value_game(fcinfo, PG_GETARG_VARLENA_PP(0))->name));
 }
 
-/* Bytewise order: games by number, then packings; equal exactly when the states are. */
+/*
+ * Bytewise order: games by number, then packings; equal exactly when the
+ * states are.  JSON of no game compared with a state of a game is read as a
+ * state of that game, as a literal in WHERE state = '[...]'.
+ */
 static int
 compare_values(FunctionCallInfo fcinfo)
 {
 	struct varlena *a = PG_GETARG_VARLENA_PP(0);
 	struct varlena *b = PG_GETARG_VARLENA_PP(1);
-	int			alen = VARSIZE_ANY_EXHDR(a);
-	int			blen = VARSIZE_ANY_EXHDR(b);
-	int			c = memcmp(VARDATA_ANY(a), VARDATA_ANY(b), Min(alen, blen));
+	int			alen;
+	int			blen;
+	int			c;
+
+	if (gt_state_value_is_json(a) && !gt_state_value_is_json(b))
+		a = gt_state_value_resolve(value_game(fcinfo, b), a);
+	else if (gt_state_value_is_json(b) && !gt_state_value_is_json(a))
+		b = gt_state_value_resolve(value_game(fcinfo, a), b);
+	alen = VARSIZE_ANY_EXHDR(a);
+	blen = VARSIZE_ANY_EXHDR(b);
+	c = memcmp(VARDATA_ANY(a), VARDATA_ANY(b), Min(alen, blen));
 
 	if (c == 0)
 		c = (alen > blen) - (alen < blen);
@@ -354,11 +377,17 @@ gametree_state_ge(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(compare_values(fcinfo) >= 0);
 }
 
+/*
+ * JSON of no game equals a state of a game it reads as, whose hash its text
+ * cannot give: it has none (value_game refuses it).
+ */
 PG_FUNCTION_INFO_V1(gametree_state_hash_key);
 Datum
 gametree_state_hash_key(PG_FUNCTION_ARGS)
 {
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
+
+	(void) value_game(fcinfo, value);
 
 	return hash_any((const unsigned char *) VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value));
 }
@@ -368,6 +397,8 @@ Datum
 gametree_state_hash_key_extended(PG_FUNCTION_ARGS)
 {
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
+
+	(void) value_game(fcinfo, value);
 
 	return hash_any_extended((const unsigned char *) VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value),
 							 PG_GETARG_INT64(1));

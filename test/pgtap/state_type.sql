@@ -8,7 +8,7 @@
 -- Not in one transaction: a backend compiles a game from GDL once it is
 -- committed.  The games loaded here are named state_type_<file>.
 SET client_min_messages = warning;
-SELECT plan(56);
+SELECT plan(58);
 
 \ir helpers.psql
 \o /dev/null
@@ -94,10 +94,16 @@ SELECT is(format_type('gametree.state'::regtype, (SELECT atttypmod FROM pg_attri
           'gametree.state(''state_type_ticTacToe'')', 'the type modifier prints as the game''s name again');
 
 -- Bad input: text and jsonb.
-SELECT throws_ok($$SELECT '[["control", "xplayer"]]'::gametree.state$$, '22P02',
-                 'gametree.state input needs the game of the state', 'JSON without a type modifier is 22P02');
-SELECT throws_ok($$SELECT '[["control", "xplayer"]]'::jsonb::gametree.state$$, '22P02',
-                 'a cast from jsonb to gametree.state needs the game of the state', 'a jsonb cast without a type modifier is 22P02');
+SELECT is('[["control",  "xplayer"]]'::gametree.state::text, '[["control", "xplayer"]]',
+          'JSON without a type modifier is JSON of no game yet, printed as JSON');
+SELECT throws_ok($$SELECT '[["control", "xplayer"]]'::jsonb::gametree.state::bytea$$, '22023',
+                 'gametree.state JSON of no game', 'JSON of no game has no binary form (22023)');
+SELECT throws_ok($$SELECT gametree.state_hash('[["control", "xplayer"]]'::gametree.state)$$, '22023',
+                 'gametree.state JSON of no game', 'nor a hash of its position (22023)');
+SELECT is((SELECT count(*) FROM (VALUES (gametree.initial('tictactoe')::gametree.state('tictactoe'))) v(s)
+           WHERE s = '[["cell", 1, 1, "b"], ["cell", 1, 2, "b"], ["cell", 1, 3, "b"], ["cell", 2, 1, "b"], ["cell", 2, 2, "b"],
+                       ["cell", 2, 3, "b"], ["cell", 3, 1, "b"], ["cell", 3, 2, "b"], ["cell", 3, 3, "b"], ["control", "xplayer"]]'),
+          1::bigint, 'a JSON literal compared with a state reads as a state of its game');
 SELECT throws_ok($$SELECT gametree.initial('connect4')::gametree.state('tictactoe')$$, '22023', NULL,
                  'the JSON of another game is 22023');
 SELECT throws_ok($$SELECT '[]'::jsonb::gametree.state('no_such_game')$$, '42704', NULL,
