@@ -221,10 +221,68 @@ BEGIN
           FROM pg_catalog.pg_constraint c
          WHERE c.conrelid = states_table::pg_catalog.regclass AND c.contype = 'c'
            AND pg_catalog.pg_get_constraintdef(c.oid) LIKE '%state_hash(%';
+        -- An unexpanded state's row keeps no value: its estimate is computed.
+        EXECUTE pg_catalog.format('UPDATE %s SET utility = NULL WHERE NOT expanded AND utility IS NOT NULL',
+                                  states_table);
         EXECUTE pg_catalog.format(
             'ALTER TABLE %1$s %2$s ALTER COLUMN state TYPE @extschema@.state(%3$L) USING state::@extschema@.state(%3$L), '
             'ADD CHECK (id = @extschema@.state_hash(state))',
             states_table, COALESCE(old_check, ''), t.game);
+    END LOOP;
+END
+$upgrade$;
+
+-- Edges keep no copy of the value of the state they lead to: each tree's
+-- _graph table becomes _edges without the copies (utility, mobility,
+-- proven), indexed on init_id instead of keyed by (init_id, move_id), and
+-- the view _graph shows every edge with that state's value, as create_tree
+-- makes them (src/store/schema.c).  The view belongs to the tree's
+-- owner, who grants it as the table was granted, and not to the extension.
+DO $upgrade$
+DECLARE
+    t record;
+    edges regclass;
+    owner name;
+    grantee record;
+BEGIN
+    FOR t IN SELECT schema, name, game FROM @extschema@.trees LOOP
+        CONTINUE WHEN pg_catalog.to_regclass(pg_catalog.format('%I.%I', t.schema, t.name || '_graph')) IS NULL;
+        CONTINUE WHEN (SELECT relkind FROM pg_catalog.pg_class
+                       WHERE oid = pg_catalog.format('%I.%I', t.schema, t.name || '_graph')::pg_catalog.regclass) <> 'r';
+        EXECUTE pg_catalog.format('ALTER TABLE %I.%I RENAME TO %I', t.schema, t.name || '_graph', t.name || '_edges');
+        edges := pg_catalog.format('%I.%I', t.schema, t.name || '_edges')::pg_catalog.regclass;
+        SELECT r.rolname INTO owner FROM pg_catalog.pg_class c JOIN pg_catalog.pg_roles r ON r.oid = c.relowner
+        WHERE c.oid = edges;
+        EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I, DROP COLUMN utility, '
+                                  'DROP COLUMN mobility, DROP COLUMN proven, RESET (fillfactor)',
+                                  edges, t.name || '_graph_pkey');
+        -- A rewrite, so that the dropped columns take no room.
+        EXECUTE pg_catalog.format('ALTER TABLE %s ALTER COLUMN visits TYPE integer USING visits + 0', edges);
+        EXECUTE pg_catalog.format('ALTER INDEX IF EXISTS %I.%I RENAME TO %I', t.schema,
+                                  t.name || '_graph_next_id_idx', t.name || '_edges_next_id_idx');
+        EXECUTE pg_catalog.format('CREATE INDEX %I ON %s (init_id)', t.name || '_edges_init_id_idx', edges);
+        EXECUTE pg_catalog.format('COMMENT ON TABLE %s IS %L', edges,
+                                  pg_catalog.format('gametree %s tree %s: edges state -> move -> state with Monte Carlo visits and totals',
+                                                    t.game, t.name));
+        EXECUTE pg_catalog.format('CREATE VIEW %I.%I WITH (security_invoker = true) AS '
+                                  'SELECT e.init_id, e.move_id, e.next_id, '
+                                  'CASE WHEN s.expanded THEN s.utility ELSE @extschema@.heuristic(s.state) END AS utility, '
+                                  's.mobility, e.visits, e.total, '
+                                  'coalesce(s.proven, false) AS proven '
+                                  'FROM %s e LEFT JOIN %I.%I s ON s.id = e.next_id',
+                                  t.schema, t.name || '_graph', edges, t.schema, t.name || '_states');
+        EXECUTE pg_catalog.format('ALTER EXTENSION gametree DROP VIEW %I.%I', t.schema, t.name || '_graph');
+        EXECUTE pg_catalog.format('COMMENT ON VIEW %I.%I IS %L', t.schema, t.name || '_graph',
+                                  pg_catalog.format('gametree %s tree %s: edges state -> move -> state with utility, mobility, visits, total',
+                                                    t.game, t.name));
+        EXECUTE pg_catalog.format('ALTER VIEW %I.%I OWNER TO %I', t.schema, t.name || '_graph', owner);
+        FOR grantee IN SELECT a.grantee, a.privilege_type FROM pg_catalog.pg_class c,
+                       LATERAL pg_catalog.aclexplode(c.relacl) a
+                       WHERE c.oid = edges AND a.grantee <> c.relowner AND a.privilege_type = 'SELECT' LOOP
+            EXECUTE pg_catalog.format('GRANT SELECT ON %I.%I TO %s', t.schema, t.name || '_graph',
+                                      CASE WHEN grantee.grantee = 0 THEN 'PUBLIC'
+                                           ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(grantee.grantee)) END);
+        END LOOP;
     END LOOP;
 END
 $upgrade$;

@@ -776,17 +776,17 @@ END $$;
 CREATE FUNCTION fuzz.trg_unlink() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     -- every edge written takes its parent state away
-    IF TG_TABLE_NAME LIKE '%\_graph' THEN
+    IF TG_TABLE_NAME LIKE '%\_edges' THEN
         EXECUTE format('DELETE FROM %I.%I WHERE id = $1', TG_TABLE_SCHEMA,
-                       left(TG_TABLE_NAME, -length('_graph')) || '_states') USING NEW.init_id;
+                       left(TG_TABLE_NAME, -length('_edges')) || '_states') USING NEW.init_id;
     END IF;
     RETURN NEW;
 END $$;
 
 CREATE FUNCTION fuzz.trg_alter() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    states text := regexp_replace(TG_TABLE_NAME, '_(states|moves|graph)$', '') || '_states';
-    graph text := regexp_replace(TG_TABLE_NAME, '_(states|moves|graph)$', '') || '_graph';
+    states text := regexp_replace(TG_TABLE_NAME, '_(states|moves|edges)$', '') || '_states';
+    edges text := regexp_replace(TG_TABLE_NAME, '_(states|moves|edges)$', '') || '_edges';
 BEGIN
     -- the tables change in the middle of a gametree call, after it checked them
     IF pg_trigger_depth() = 1 THEN
@@ -796,7 +796,7 @@ BEGIN
             EXECUTE format('UPDATE %I.%I SET state = NULL WHERE depth > 0', TG_TABLE_SCHEMA, states);
         WHEN 'text_utility' THEN
             EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN utility TYPE text', TG_TABLE_SCHEMA, states);
-            EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN mobility TYPE text', TG_TABLE_SCHEMA, graph);
+            EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN total TYPE text', TG_TABLE_SCHEMA, edges);
         WHEN 'numeric_id' THEN
             EXECUTE format('ALTER TABLE %I.%I DROP CONSTRAINT IF EXISTS %I', TG_TABLE_SCHEMA, states, states || '_check');
             EXECUTE format('ALTER TABLE %I.%I ALTER COLUMN id TYPE numeric', TG_TABLE_SCHEMA, states);
@@ -839,7 +839,7 @@ CREATE FUNCTION fuzz.tamper(tn text, tg text, root bigint, ddl boolean) RETURNS 
 DECLARE
     s text := format('public.%I', tn || '_states');
     m text := format('public.%I', tn || '_moves');
-    g text := format('public.%I', tn || '_graph');
+    g text := format('public.%I', tn || '_edges');
     pend text := format('SELECT * FROM gametree.grow_step(%L, 1)', tn);  -- makes propagation pending
     t text;
     r integer := fuzz.rnd(ddl::integer * 12 + 100);
@@ -852,27 +852,26 @@ DECLARE
 BEGIN
     IF r < 9 THEN                                -- edges to states that do not exist
         a := coalesce(fuzz.pick_id(tn, fuzz.pick(ARRAY['expanded', 'NOT expanded', 'true'])), root);
-        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING',
-                            g, a, fuzz.pick_move(tn), fuzz.rbigint(), fuzz.lit(fuzz.gen_values(tg)),
-                            fuzz.lit(fuzz.gen_values(tg)), (random() < 0.5)::text)];
+        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, visits, total) VALUES (%s, %s, %s, %s, %s)',
+                            g, a, fuzz.pick_move(tn), fuzz.rbigint(), fuzz.pick(ARRAY[0, 1, -1, 2147483647]),
+                            fuzz.lit(fuzz.gen_values(tg)))];
     ELSIF r < 17 THEN                            -- more edges out of one state than the game allows
         a := coalesce(fuzz.pick_id(tn, fuzz.pick(ARRAY['expanded', 'true'])), root);
         b := coalesce(fuzz.pick_id(tn, 'true'), root);
-        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) '
-                            'SELECT %s, %s + i, %s, %s, %s, %s FROM generate_series(1, %s) i ON CONFLICT DO NOTHING',
-                            g, a, fuzz.rbigint() / 2, b, fuzz.lit(fuzz.gen_values(tg)), fuzz.lit(fuzz.gen_values(tg)),
-                            (random() < 0.5)::text, fuzz.pick(ARRAY[1, 2, 7, 8, 9, 10, 30, 218, 219, 256, 300, 1024, 1025, 1100]))];
+        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, total) '
+                            'SELECT %s, %s + i, %s, %s FROM generate_series(1, %s) i',
+                            g, a, fuzz.rbigint() / 2, b, fuzz.lit(fuzz.gen_values(tg)),
+                            fuzz.pick(ARRAY[1, 2, 7, 8, 9, 10, 30, 218, 219, 256, 300, 1024, 1025, 1100]))];
     ELSIF r < 23 THEN                            -- the edges of one state copied to another
         a := coalesce(fuzz.pick_id(tn, 'expanded'), root);
         b := coalesce(fuzz.pick_id(tn, 'true'), root);
-        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) '
-                            'SELECT %s, move_id, next_id, utility, mobility, proven FROM %s WHERE init_id = %s ON CONFLICT DO NOTHING',
+        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, visits, total) '
+                            'SELECT %s, move_id, next_id, visits, total FROM %s WHERE init_id = %s',
                             g, b, g, a)];
     ELSIF r < 30 THEN                            -- cycles: an edge back up, or to itself
         a := coalesce(fuzz.pick_id(tn, fuzz.pick(ARRAY['expanded', 'true', 'depth > 0'])), root);
         b := CASE WHEN random() < 0.4 THEN root WHEN random() < 0.5 THEN a ELSE coalesce(fuzz.pick_id(tn, 'true'), root) END;
-        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id, utility, mobility, proven) '
-                            'SELECT %s, %s, %s, utility, mobility, proven FROM %s WHERE id = %s ON CONFLICT DO NOTHING',
+        RETURN ARRAY[format('INSERT INTO %s (init_id, move_id, next_id) SELECT %s, %s, %s FROM %s WHERE id = %s',
                             g, a, fuzz.pick_move(tn), b, s, b),
                      format('UPDATE %s SET expanded = true WHERE id IN (%s, %s)', s, a, b), pend];
     ELSIF r < 35 THEN                            -- edges that point elsewhere
@@ -900,7 +899,7 @@ BEGIN
                             quote_nullable(fuzz.pick(ARRAY[NULL, 'xplayer', 'red', 'white', 'black', 'nobody', ''])),
                             (random() < 0.5)::text, fuzz.lit(fuzz.gen_values(tg)), fuzz.lit(fuzz.gen_values(tg)),
                             (random() < 0.5)::text, coalesce(fuzz.pick_move(tn)::text, 'NULL')),
-                     format('INSERT INTO %s (init_id, move_id, next_id) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING',
+                     format('INSERT INTO %s (init_id, move_id, next_id) VALUES (%s, %s, %s)',
                             g, b, fuzz.pick_move(tn), a)];
     ELSIF r < 51 THEN                            -- a state replaced by another position or bad JSON
         a := coalesce(fuzz.pick_id(tn, 'true'), root);
@@ -936,9 +935,8 @@ BEGIN
         RETURN ARRAY[format('UPDATE %s SET %I = %s WHERE %s', s, col, t, fuzz.subset('id', tn, root))]
                || CASE WHEN random() < 0.5 THEN ARRAY[pend] END;
     ELSIF r < 81 THEN                            -- values of edges
-        col := fuzz.pick(ARRAY['utility', 'mobility', 'proven', 'visits', 'total', 'utility', 'mobility']);
+        col := fuzz.pick(ARRAY['visits', 'total', 'total']);
         t := CASE col
-            WHEN 'proven' THEN fuzz.pick(ARRAY['true', 'false', 'NOT proven'])
             WHEN 'visits' THEN fuzz.pick(ARRAY['-1', '2147483647', '0'])
             ELSE fuzz.lit(fuzz.gen_values(tg)) END;
         RETURN ARRAY[format('UPDATE %s SET %I = %s WHERE %s', g, col, t, fuzz.subset('init_id', tn, root)),
@@ -976,7 +974,7 @@ BEGIN
         RETURN ARRAY[format('ALTER TABLE %s ALTER COLUMN %I DROP NOT NULL', s, col),
                      format('UPDATE %s SET %I = NULL WHERE %s', s, col, fuzz.subset('id', tn, root))];
     ELSIF r < 30 THEN
-        col := fuzz.pick(ARRAY['next_id', 'proven', 'visits']);
+        col := fuzz.pick(ARRAY['next_id', 'init_id', 'visits']);
         RETURN ARRAY[format('ALTER TABLE %s ALTER COLUMN %I DROP NOT NULL', g, col),
                      format('UPDATE %s SET %I = NULL WHERE %s', g, col, fuzz.subset('init_id', tn, root))];
     ELSIF r < 50 THEN
@@ -985,12 +983,14 @@ BEGIN
             's|utility|json', 's|utility|text', 's|mobility|json', 's|mobility|text', 's|goal|text',
             's|proven|integer', 's|expanded|integer', 's|expanded|text', 's|control|name', 's|control|varchar(3)',
             's|best_move|numeric', 's|best_move|integer', 's|id|numeric', 's|state|json', 's|state|text',
-            'g|utility|json', 'g|utility|text', 'g|mobility|text', 'g|next_id|numeric', 'g|next_id|text',
-            'g|move_id|numeric', 'g|proven|text', 'm|move|json', 'm|move|text', 'm|id|numeric',
+            'g|total|json', 'g|total|text', 'g|visits|text', 'g|next_id|numeric', 'g|next_id|text',
+            'g|move_id|numeric', 'g|visits|numeric', 'm|move|json', 'm|move|text', 'm|id|numeric',
             's|state|fuzz.jsonb_d', 's|id|fuzz.bigint_d', 's|expanded|fuzz.bool_d', 's|depth|fuzz.int_d',
-            's|control|fuzz.text_d', 'g|utility|fuzz.jsonb_d', 'g|next_id|fuzz.bigint_d', 'm|move|fuzz.jsonb_d',
+            's|control|fuzz.text_d', 'g|total|fuzz.jsonb_d', 'g|next_id|fuzz.bigint_d', 'm|move|fuzz.jsonb_d',
             's|state|jsonb[]|ARRAY[state]', 's|depth|int4range|int4range(depth, depth + 1)']);
-        RETURN ARRAY[format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', s, tn || '_states_check'),
+        -- the graph view reads the columns of both tables: it goes first
+        RETURN ARRAY[format('DROP VIEW IF EXISTS public.%I', tn || '_graph'),
+                     format('ALTER TABLE %s DROP CONSTRAINT IF EXISTS %I', s, tn || '_states_check'),
                      format('ALTER TABLE %s ALTER COLUMN %I TYPE %s USING %s',
                             CASE split_part(t, '|', 1) WHEN 's' THEN s WHEN 'g' THEN g ELSE m END,
                             split_part(t, '|', 2), split_part(t, '|', 3),
@@ -1014,10 +1014,10 @@ BEGIN
                                      format('ALTER TABLE %s RENAME TO %I', g, tn || '_old')])];
     ELSIF r < 88 THEN
         RETURN ARRAY[fuzz.pick(ARRAY[format('ALTER TABLE %s DROP COLUMN %I', s, fuzz.pick(ARRAY['proven', 'expanded', 'depth', 'best_move', 'utility', 'goal', 'control', 'mobility'])),
-                                     format('ALTER TABLE %s DROP COLUMN %I', g, fuzz.pick(ARRAY['utility', 'mobility', 'proven', 'visits', 'total'])),
+                                     format('ALTER TABLE %s DROP COLUMN %I', g, fuzz.pick(ARRAY['next_id', 'move_id', 'visits', 'total'])),
                                      format('ALTER TABLE %s ADD COLUMN extra integer DEFAULT 7', s),
                                      format('ALTER TABLE %s RENAME COLUMN state TO stat', s),
-                                     format('ALTER TABLE %s RENAME COLUMN utility TO expanded2', g),
+                                     format('ALTER TABLE %s RENAME COLUMN total TO expanded2', g),
                                      format('ALTER TABLE %s DROP COLUMN proven, ADD COLUMN proven boolean NOT NULL DEFAULT true', s)])];
     ELSIF r < 92 THEN                            -- a child table: its rows show in the parent, keys not unique
         RETURN ARRAY[format('CREATE TABLE public.fz_child () INHERITS (%s)', CASE WHEN random() < 0.6 THEN s ELSE g END),
@@ -1025,7 +1025,7 @@ BEGIN
                      format('INSERT INTO public.fz_child SELECT * FROM %s WHERE %s', g, fuzz.subset('init_id', tn, root))];
     ELSIF r < 96 THEN
         RETURN ARRAY[fuzz.pick(ARRAY[format('ALTER TABLE %s DROP CONSTRAINT %I', s, tn || '_states_pkey'),
-                                     format('ALTER TABLE %s DROP CONSTRAINT %I', g, tn || '_graph_pkey'),
+                                     format('DROP INDEX public.%I', tn || '_edges_init_id_idx'),
                                      format('ALTER TABLE %s DROP CONSTRAINT %I', m, tn || '_moves_pkey'),
                                      format('ALTER TABLE %s DROP CONSTRAINT %I', m, tn || '_moves_move_key')]),
                      format('INSERT INTO %s SELECT * FROM %s WHERE %s', s, s, fuzz.subset('id', tn, root))];
@@ -1875,7 +1875,7 @@ END $$;
 -- The tables that inputs write, for VACUUM between batches.
 CREATE FUNCTION fuzz.tables() RETURNS text LANGUAGE sql STABLE AS $$
 SELECT string_agg(format('public.%I', t.name || x.suffix), ', ') || ', fuzz.counts, gametree.gdl_games'
-FROM fuzz.trees t, unnest(ARRAY['_states', '_moves', '_graph']) x(suffix) $$;
+FROM fuzz.trees t, unnest(ARRAY['_states', '_moves', '_edges']) x(suffix) $$;
 
 -- Inputs a..b but those in fuzz.skip (which crashed); commits with the
 -- statement, so after a crash fuzz.progress says which batch was running.
@@ -2090,7 +2090,7 @@ BEGIN
         -- the DDL of an input would wait deadlock_timeout to cancel it.
         FOR t IN 1..3 LOOP
             EXECUTE format('ALTER TABLE public.%I SET (autovacuum_enabled = off, toast.autovacuum_enabled = off)',
-                           trees[k][1] || (ARRAY['_states', '_moves', '_graph'])[t]);
+                           trees[k][1] || (ARRAY['_states', '_moves', '_edges'])[t]);
         END LOOP;
     END LOOP;
     ALTER TABLE fuzz.counts SET (autovacuum_enabled = off);
