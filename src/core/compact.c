@@ -11,8 +11,6 @@
 #include "core/compact.h"
 
 #include "port/pg_bswap.h"
-#include "utils/fmgrprotos.h"
-#include "utils/jsonb.h"
 
 #define NUMBER_BYTES ((int) sizeof(int32))
 
@@ -34,42 +32,6 @@ gt_state_value(const Game *game, const GameState *state)
 	memcpy(VARDATA(value), &number, NUMBER_BYTES);
 	SET_VARSIZE(value, VARHDRSZ + NUMBER_BYTES + len);
 	return value;
-}
-
-struct varlena *
-gt_state_value_of_json(const char *json)
-{
-	int			len = strlen(json);
-	struct varlena *value = palloc(VARHDRSZ + NUMBER_BYTES + len);
-	int32		number = GT_NO_GAME;
-
-	memcpy(VARDATA(value), &number, NUMBER_BYTES);
-	memcpy((char *) VARDATA(value) + NUMBER_BYTES, json, len);
-	SET_VARSIZE(value, VARHDRSZ + NUMBER_BYTES + len);
-	return value;
-}
-
-bool
-gt_state_value_is_json(const struct varlena *value)
-{
-	return gt_state_value_number(value) == GT_NO_GAME;
-}
-
-char *
-gt_state_value_json(const struct varlena *value)
-{
-	return pnstrdup((const char *) VARDATA_ANY(value) + NUMBER_BYTES, VARSIZE_ANY_EXHDR(value) - NUMBER_BYTES);
-}
-
-struct varlena *
-gt_state_value_resolve(const Game *game, struct varlena *value)
-{
-	Jsonb	   *json;
-
-	if (!gt_state_value_is_json(value))
-		return value;
-	json = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(gt_state_value_json(value))));
-	return gt_state_value(game, gt_decode_state(game, json));
 }
 
 /* A value shorter than its number: only a corrupted datum is. */

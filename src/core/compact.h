@@ -27,19 +27,11 @@ extern const Game *gt_find_game_by_number(int32 number);
 extern void gt_check_game_number(const char *name);
 
 /*
- * JSON of no game yet: what gametree.state's text input makes when it is
- * not told the game (PostgreSQL gives the type modifier to input only in
- * COPY: a literal is read first, then cast to its column's game), as the
- * number GT_NO_GAME followed by the JSON's text.  Casting it to a game
- * reads it as a state of that game (gt_state_value_resolve).
+ * The number of JSON of no game yet, a value that gametree.state's text
+ * input makes when it is not told the game (sql/state_type.c): no game has
+ * a negative number.
  */
 #define GT_NO_GAME (-1)
-extern struct varlena *gt_state_value_of_json(const char *json);
-extern bool gt_state_value_is_json(const struct varlena *value);
-/* The JSON text of such a value (palloc'd, NUL-terminated). */
-extern char *gt_state_value_json(const struct varlena *value);
-/* The value as a state of game: itself, or its JSON read by the game. */
-extern struct varlena *gt_state_value_resolve(const Game *game, struct varlena *value);
 
 /* A state as a gametree.state value (palloc'd varlena). */
 extern struct varlena *gt_state_value(const Game *game, const GameState *state);

@@ -24,6 +24,50 @@
 #define STATE_NUMBER_BYTES ((int) sizeof(int32))
 
 /*
+ * JSON of no game yet: what the text input makes when it is not told the
+ * game (PostgreSQL gives the type modifier to input only in COPY: a literal
+ * is read first, then cast to its column's game), the number GT_NO_GAME
+ * followed by the JSON's text.  A cast to a game reads it as a state of
+ * that game (resolve).
+ */
+static struct varlena *
+json_value(const char *json)
+{
+	int			len = strlen(json);
+	struct varlena *value = palloc(VARHDRSZ + STATE_NUMBER_BYTES + len);
+	int32		number = GT_NO_GAME;
+
+	memcpy(VARDATA(value), &number, STATE_NUMBER_BYTES);
+	memcpy((char *) VARDATA(value) + STATE_NUMBER_BYTES, json, len);
+	SET_VARSIZE(value, VARHDRSZ + STATE_NUMBER_BYTES + len);
+	return value;
+}
+
+static bool
+is_json(const struct varlena *value)
+{
+	return gt_state_value_number(value) == GT_NO_GAME;
+}
+
+static char *
+json_text(const struct varlena *value)
+{
+	return pnstrdup((const char *) VARDATA_ANY(value) + STATE_NUMBER_BYTES,
+					VARSIZE_ANY_EXHDR(value) - STATE_NUMBER_BYTES);
+}
+
+static struct varlena *
+resolve(const Game *game, struct varlena *value)
+{
+	Jsonb	   *json;
+
+	if (!is_json(value))
+		return value;
+	json = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(json_text(value))));
+	return gt_state_value(game, gt_decode_state(game, json));
+}
+
+/*
  * The game of a value.  A statement reads many values of one game, so the
  * last game found is kept with the call's information (games stay loaded
  * until the transaction ends, and a statement runs in one).
@@ -94,8 +138,8 @@ state_to_jsonb(FunctionCallInfo fcinfo, const struct varlena *value)
 {
 	const Game *game;
 
-	if (gt_state_value_is_json(value))
-		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(gt_state_value_json(value))));
+	if (is_json(value))
+		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(json_text(value))));
 	game = value_game(fcinfo, value);
 	return gt_encode_state(game, gt_state_of_value(game, value));
 }
@@ -105,7 +149,7 @@ static struct varlena *
 state_of_typmod(Jsonb *json, int32 typmod)
 {
 	if (typmod < 0)
-		return gt_state_value_of_json(JsonbToCString(NULL, &json->root, VARSIZE(json)));
+		return json_value(JsonbToCString(NULL, &json->root, VARSIZE(json)));
 	return state_from_jsonb(typmod_game(typmod), json);
 }
 
@@ -125,8 +169,8 @@ gametree_state_out(PG_FUNCTION_ARGS)
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
 	Jsonb	   *json;
 
-	if (gt_state_value_is_json(value))
-		PG_RETURN_CSTRING(gt_state_value_json(value));
+	if (is_json(value))
+		PG_RETURN_CSTRING(json_text(value));
 	json = state_to_jsonb(fcinfo, value);
 	PG_RETURN_CSTRING(JsonbToCString(NULL, &json->root, VARSIZE(json)));
 }
@@ -153,8 +197,8 @@ gametree_state_of_game(PG_FUNCTION_ARGS)
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
 	int32		typmod = PG_GETARG_INT32(1);
 
-	if (gt_state_value_is_json(value))
-		PG_RETURN_POINTER(typmod < 0 ? value : gt_state_value_resolve(typmod_game(typmod), value));
+	if (is_json(value))
+		PG_RETURN_POINTER(typmod < 0 ? value : resolve(typmod_game(typmod), value));
 	check_value_game(fcinfo, value, typmod);
 	PG_RETURN_POINTER(value);
 }
@@ -315,10 +359,10 @@ compare_values(FunctionCallInfo fcinfo)
 	int			blen;
 	int			c;
 
-	if (gt_state_value_is_json(a) && !gt_state_value_is_json(b))
-		a = gt_state_value_resolve(value_game(fcinfo, b), a);
-	else if (gt_state_value_is_json(b) && !gt_state_value_is_json(a))
-		b = gt_state_value_resolve(value_game(fcinfo, a), b);
+	if (is_json(a) && !is_json(b))
+		a = resolve(value_game(fcinfo, b), a);
+	else if (is_json(b) && !is_json(a))
+		b = resolve(value_game(fcinfo, a), b);
 	alen = VARSIZE_ANY_EXHDR(a);
 	blen = VARSIZE_ANY_EXHDR(b);
 	c = memcmp(VARDATA_ANY(a), VARDATA_ANY(b), Min(alen, blen));
