@@ -286,3 +286,6 @@ BEGIN
     END LOOP;
 END
 $upgrade$;
+
+COMMENT ON FUNCTION @extschema@.create_tree(text, text, jsonb) IS
+'Creates <name>_states, <name>_moves and <name>_edges with the view <name>_graph (owned by the caller, in a permanent schema where it may create tables) with the root (default: the initial state); returns the root id';

@@ -190,7 +190,7 @@ LANGUAGE C VOLATILE ROWS 30;
 COMMENT ON FUNCTION @extschema@.analyse(text, jsonb, interval, integer, text, text) IS
 'Every legal move of a state, best first, with its value (utility, proven, non-losing mobility), Monte Carlo visits, the search depth and the expected line (pv)';
 
--- Trees: <name>_states, <name>_moves and <name>_graph, recorded in gametree.trees.
+-- Trees: <name>_states, <name>_moves and <name>_edges with the view <name>_graph, recorded in gametree.trees.
 --
 -- Everyone may read the catalogs; only gametree's functions write them (as
 -- the extension's owner, after checking that the caller may do what the row
@@ -330,7 +330,7 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_create_tree'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.create_tree(text, text, jsonb) IS
-'Creates <name>_states, <name>_moves and <name>_graph (owned by the caller, in a permanent schema where it may create tables) with the root (default: the initial state); returns the root id';
+'Creates <name>_states, <name>_moves and <name>_edges with the view <name>_graph (owned by the caller, in a permanent schema where it may create tables) with the root (default: the initial state); returns the root id';
 
 CREATE FUNCTION @extschema@.drop_tree(name text)
 RETURNS void
