@@ -12,8 +12,6 @@
 
 #include "port/pg_bswap.h"
 
-#define NUMBER_BYTES ((int) sizeof(int32))
-
 int32
 gt_game_number(const char *name)
 {
@@ -23,14 +21,14 @@ gt_game_number(const char *name)
 struct varlena *
 gt_state_value(const Game *game, const GameState *state)
 {
-	struct varlena *value = palloc(VARHDRSZ + NUMBER_BYTES + game->packed_bytes);
+	struct varlena *value = palloc(VARHDRSZ + GT_STATE_NUMBER_BYTES + game->packed_bytes);
 	int32		number = gt_game_number(game->name);
-	uint8	   *packing = (uint8 *) VARDATA(value) + NUMBER_BYTES;
+	uint8	   *packing = (uint8 *) VARDATA(value) + GT_STATE_NUMBER_BYTES;
 	int			len = game->pack(game, state, packing);
 
 	Assert(len >= 0 && len <= (int) game->packed_bytes);
-	memcpy(VARDATA(value), &number, NUMBER_BYTES);
-	SET_VARSIZE(value, VARHDRSZ + NUMBER_BYTES + len);
+	memcpy(VARDATA(value), &number, GT_STATE_NUMBER_BYTES);
+	SET_VARSIZE(value, VARHDRSZ + GT_STATE_NUMBER_BYTES + len);
 	return value;
 }
 
@@ -38,7 +36,7 @@ gt_state_value(const Game *game, const GameState *state)
 static void
 check_value_size(const struct varlena *value)
 {
-	if (VARSIZE_ANY_EXHDR(value) < NUMBER_BYTES)
+	if (VARSIZE_ANY_EXHDR(value) < GT_STATE_NUMBER_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("gametree.state value of %d bytes, shorter than its game's number",
@@ -51,7 +49,7 @@ gt_state_value_number(const struct varlena *value)
 	int32		number;
 
 	check_value_size(value);
-	memcpy(&number, VARDATA_ANY(value), NUMBER_BYTES);
+	memcpy(&number, VARDATA_ANY(value), GT_STATE_NUMBER_BYTES);
 	return number;
 }
 
@@ -98,8 +96,8 @@ unpack(const Game *game, const uint8 *packing, int len)
 GameState *
 gt_state_of_value(const Game *game, const struct varlena *value)
 {
-	int			len = (int) VARSIZE_ANY_EXHDR(value) - NUMBER_BYTES;
-	GameState  *state = unpack(game, (const uint8 *) VARDATA_ANY(value) + NUMBER_BYTES, len);
+	int			len = (int) VARSIZE_ANY_EXHDR(value) - GT_STATE_NUMBER_BYTES;
+	GameState  *state = unpack(game, (const uint8 *) VARDATA_ANY(value) + GT_STATE_NUMBER_BYTES, len);
 
 	if (state == NULL)
 		ereport(ERROR,
@@ -120,18 +118,18 @@ gt_state_value_from_bytes(const uint8 *bytes, int len)
 {
 	int32		number;
 	const Game *game;
-	const uint8 *packing = bytes + NUMBER_BYTES;
-	int			packed_len = len - NUMBER_BYTES;
+	const uint8 *packing = bytes + GT_STATE_NUMBER_BYTES;
+	int			packed_len = len - GT_STATE_NUMBER_BYTES;
 	GameState  *state;
 	struct varlena *value;
 
-	if (len < NUMBER_BYTES)
+	if (len < GT_STATE_NUMBER_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("a gametree.state value of %d bytes has no room for its game's number", len),
 				 errhint("The binary form is the game's number (4 bytes, network order), then the "
 						 "game's packing of the state, as gametree.state's cast to bytea writes it.")));
-	memcpy(&number, bytes, NUMBER_BYTES);
+	memcpy(&number, bytes, GT_STATE_NUMBER_BYTES);
 	number = (int32) pg_ntoh32((uint32) number);
 	game = gt_find_game_by_number(number);
 	if (game == NULL)
@@ -140,8 +138,8 @@ gt_state_value_from_bytes(const uint8 *bytes, int len)
 	if (state != NULL)
 		state = gt_decode_state(game, gt_encode_state(game, state));
 	value = state != NULL ? gt_state_value(game, state) : NULL;
-	if (value == NULL || VARSIZE(value) - VARHDRSZ - NUMBER_BYTES != packed_len ||
-		memcmp((uint8 *) VARDATA(value) + NUMBER_BYTES, packing, packed_len) != 0)
+	if (value == NULL || VARSIZE(value) - VARHDRSZ - GT_STATE_NUMBER_BYTES != packed_len ||
+		memcmp((uint8 *) VARDATA(value) + GT_STATE_NUMBER_BYTES, packing, packed_len) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("%d bytes are no packing of a %s state", packed_len, game->name),

@@ -33,6 +33,9 @@ extern void gt_check_game_number(const char *name);
  */
 #define GT_NO_GAME (-1)
 
+/* The bytes of the number that begins every value. */
+#define GT_STATE_NUMBER_BYTES ((int) sizeof(int32))
+
 /* A state as a gametree.state value (palloc'd varlena). */
 extern struct varlena *gt_state_value(const Game *game, const GameState *state);
 

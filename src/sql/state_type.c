@@ -21,8 +21,6 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
-#define STATE_NUMBER_BYTES ((int) sizeof(int32))
-
 /*
  * JSON of no game yet: what the text input makes when it is not told the
  * game (PostgreSQL gives the type modifier to input only in COPY: a literal
@@ -34,12 +32,12 @@ static struct varlena *
 json_value(const char *json)
 {
 	int			len = strlen(json);
-	struct varlena *value = palloc(VARHDRSZ + STATE_NUMBER_BYTES + len);
+	struct varlena *value = palloc(VARHDRSZ + GT_STATE_NUMBER_BYTES + len);
 	int32		number = GT_NO_GAME;
 
-	memcpy(VARDATA(value), &number, STATE_NUMBER_BYTES);
-	memcpy((char *) VARDATA(value) + STATE_NUMBER_BYTES, json, len);
-	SET_VARSIZE(value, VARHDRSZ + STATE_NUMBER_BYTES + len);
+	memcpy(VARDATA(value), &number, GT_STATE_NUMBER_BYTES);
+	memcpy((char *) VARDATA(value) + GT_STATE_NUMBER_BYTES, json, len);
+	SET_VARSIZE(value, VARHDRSZ + GT_STATE_NUMBER_BYTES + len);
 	return value;
 }
 
@@ -52,8 +50,8 @@ is_json(const struct varlena *value)
 static char *
 json_text(const struct varlena *value)
 {
-	return pnstrdup((const char *) VARDATA_ANY(value) + STATE_NUMBER_BYTES,
-					VARSIZE_ANY_EXHDR(value) - STATE_NUMBER_BYTES);
+	return pnstrdup((const char *) VARDATA_ANY(value) + GT_STATE_NUMBER_BYTES,
+					VARSIZE_ANY_EXHDR(value) - GT_STATE_NUMBER_BYTES);
 }
 
 static struct varlena *
@@ -212,9 +210,9 @@ external_form(const struct varlena *value)
 	uint32		number = pg_hton32((uint32) gt_game_number(gt_state_value_game(value)->name));
 
 	SET_VARSIZE(bytes, VARHDRSZ + len);
-	memcpy(VARDATA(bytes), &number, STATE_NUMBER_BYTES);
-	memcpy(VARDATA(bytes) + STATE_NUMBER_BYTES, VARDATA_ANY(value) + STATE_NUMBER_BYTES,
-		   len - STATE_NUMBER_BYTES);
+	memcpy(VARDATA(bytes), &number, GT_STATE_NUMBER_BYTES);
+	memcpy(VARDATA(bytes) + GT_STATE_NUMBER_BYTES, VARDATA_ANY(value) + GT_STATE_NUMBER_BYTES,
+		   len - GT_STATE_NUMBER_BYTES);
 	return bytes;
 }
 
