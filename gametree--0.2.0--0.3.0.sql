@@ -221,11 +221,11 @@ BEGIN
           FROM pg_catalog.pg_constraint c
          WHERE c.conrelid = states_table::pg_catalog.regclass AND c.contype = 'c'
            AND pg_catalog.pg_get_constraintdef(c.oid) LIKE '%state_hash(%';
-        -- An unexpanded state's row keeps no value: its estimate is computed.
-        EXECUTE pg_catalog.format('UPDATE %s SET utility = NULL WHERE NOT expanded AND utility IS NOT NULL',
-                                  states_table);
+        -- One rewrite: the states packed, and an unexpanded state's utility
+        -- cleared (its row keeps none: its estimate is computed).
         EXECUTE pg_catalog.format(
             'ALTER TABLE %1$s %2$s ALTER COLUMN state TYPE @extschema@.state(%3$L) USING state::@extschema@.state(%3$L), '
+            'ALTER COLUMN utility TYPE jsonb USING CASE WHEN expanded THEN utility END, '
             'ADD CHECK (id = @extschema@.state_hash(state))',
             states_table, COALESCE(old_check, ''), t.game);
     END LOOP;

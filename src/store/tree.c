@@ -104,12 +104,26 @@ relation_has_rules(Oid relid)
  * them with: the owner may have altered it.  Ereports otherwise.
  */
 static Oid
-tree_table(const Tree *tree, Oid schema, int which)
+tree_table(Tree *tree, Oid schema, int which)
 {
 	const TreeTable *definition = &tree_tables[which];
 	char	   *relname = tree_table_name(tree->name, which);
 	char	   *table = quote_qualified_identifier(tree->schema, relname);
 	Oid			relid = OidIsValid(schema) ? get_relname_relid(relname, schema) : InvalidOid;
+
+	/*
+	 * An update of the extension from 0.2.0 or older runs the older
+	 * scripts' statements on trees before the last script turns their
+	 * _graph table into _edges: until then the table of edges is _graph,
+	 * whose columns include those of _edges.
+	 */
+	if (!OidIsValid(relid) && which == TREE_EDGES && creating_extension && OidIsValid(schema))
+	{
+		relname = psprintf("%s%s", tree->name, TREE_GRAPH_SUFFIX);
+		relid = get_relname_relid(relname, schema);
+		table = quote_qualified_identifier(tree->schema, relname);
+		tree->edges = table;
+	}
 
 	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION)
 		ereport(ERROR,

@@ -52,6 +52,15 @@ install_old() {
 install_old "$OLD_VERSION" "$OLD_COMMIT"
 install_old "$PREVIOUS_VERSION" "$PREVIOUS_COMMIT"
 
+# update <database> <version>: what a user does, in one session: the new
+# library takes the place of the old one (here the old one has a name of
+# its own, so its functions are pointed at the current library, as
+# installing it over the old file would), then ALTER EXTENSION UPDATE.
+update() {
+	gt_psql -q -d "$1" -c "UPDATE pg_catalog.pg_proc SET probin = '\$libdir/gametree'
+		WHERE probin = '\$libdir/gametree-$2'" -c "ALTER EXTENSION gametree UPDATE TO '$NEW_VERSION'"
+}
+
 gt_psql -q -d postgres -c "DROP DATABASE IF EXISTS gametree_upgraded" -c "CREATE DATABASE gametree_upgraded" \
 	-c "DROP DATABASE IF EXISTS gametree_fresh" -c "CREATE DATABASE gametree_fresh"
 gt_psql -q -d gametree_fresh -c "CREATE EXTENSION gametree"
@@ -59,7 +68,7 @@ gt_psql -q -d gametree_fresh -c "CREATE EXTENSION gametree"
 gt_psql -q -d gametree_upgraded -c "CREATE EXTENSION gametree VERSION '$OLD_VERSION'" \
 	-c "SELECT gametree.create_tree('t', 'tictactoe')" -c "CALL gametree.grow('t', max_depth => 4)" \
 	-c "SELECT * FROM gametree.grow_step('t', 5)" >/dev/null
-gt_psql -q -d gametree_upgraded -c "ALTER EXTENSION gametree UPDATE TO '$NEW_VERSION'"
+update gametree_upgraded "$OLD_VERSION"
 
 check "the upgraded extension is version $NEW_VERSION" test \
 	"$(gt_psql -At -d gametree_upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'gametree'")" = "$NEW_VERSION"
@@ -116,7 +125,7 @@ gt_psql -q -d "$DB" -v kif_file="$GT_ROOT/test/data/gdl/ticTacToe.kif" >/dev/nul
 	  UNION ALL SELECT 't_c4', id, state::text FROM public.t_c4_states
 	  UNION ALL SELECT 't_gdl', id, state::text FROM public.t_gdl_states;
 	EOF
-gt_psql -q -d "$DB" -c "ALTER EXTENSION gametree UPDATE TO '$NEW_VERSION'"
+update "$DB" "$PREVIOUS_VERSION"
 check "the extension updated from $PREVIOUS_VERSION is version $NEW_VERSION" test \
 	"$(gt_psql -At -d "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'gametree'")" = "$NEW_VERSION"
 for entry in $TREES; do
