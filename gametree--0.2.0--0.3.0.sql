@@ -95,13 +95,7 @@ CREATE CAST (@extschema@.state AS @extschema@.state) WITH FUNCTION @extschema@.s
 COMMENT ON CAST (@extschema@.state AS @extschema@.state) IS
 'Checks that a state is of the game of the column it goes into';
 
-CREATE FUNCTION @extschema@.state_to_bytea(@extschema@.state)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'gametree_state_to_bytea'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.state_to_bytea(@extschema@.state) IS
-'The binary form of a state: the game''s number (4 bytes, network order), then the game''s packing';
-CREATE CAST (@extschema@.state AS bytea) WITH FUNCTION @extschema@.state_to_bytea(@extschema@.state);
+CREATE CAST (@extschema@.state AS bytea) WITH FUNCTION @extschema@.state_send(@extschema@.state);
 COMMENT ON CAST (@extschema@.state AS bytea) IS
 'The binary form of a state, as binary COPY writes it';
 

@@ -559,6 +559,17 @@ gt_mover(const Game *game, const GameState *state)
 	return game->mover != NULL ? game->mover(game, state) : game->control(game, state);
 }
 
+Jsonb *
+gt_encode_heuristic(const Game *game, const GameState *state)
+{
+	double		values[GT_MAX_ROLES];
+
+	if (game->heuristic == NULL || game->terminal(game, state))
+		return NULL;
+	game->heuristic(game, state, values);
+	return gt_encode_role_values(game, values, NULL);
+}
+
 uint64
 gt_state_hash(const Game *game, const GameState *state)
 {

@@ -323,6 +323,8 @@ extern Jsonb *gt_encode_state(const Game *game, const GameState *state);
 extern GameMove gt_decode_move(const Game *game, const GameState *state, Jsonb *move);
 extern Jsonb *gt_encode_move(const Game *game, const GameState *state, GameMove move);
 extern Jsonb *gt_encode_goals(const Game *game, const GameState *state);
+/* The game's estimate {"role": value} of a state; NULL when terminal or the game has none. */
+extern Jsonb *gt_encode_heuristic(const Game *game, const GameState *state);
 /* A legal move in the game's notation (its notation hook, else JSON). */
 extern char *gt_move_notation(const Game *game, const GameState *state, GameMove move);
 /*

@@ -184,10 +184,9 @@ gametree_heuristic(PG_FUNCTION_ARGS)
 {
 	const Game *game;
 	GameState  *state = gt_state_argument(fcinfo, &game);
-	double		values[GT_MAX_ROLES];
+	Jsonb	   *estimate = gt_encode_heuristic(game, state);
 
-	if (game->heuristic == NULL || game->terminal(game, state))
+	if (estimate == NULL)
 		PG_RETURN_NULL();
-	game->heuristic(game, state, values);
-	PG_RETURN_JSONB_P(gt_encode_role_values(game, values, NULL));
+	PG_RETURN_JSONB_P(estimate);
 }

@@ -243,13 +243,6 @@ gametree_state_recv(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(from_external_form(fcinfo, bytes, len, PG_GETARG_INT32(2)));
 }
 
-PG_FUNCTION_INFO_V1(gametree_state_to_bytea);
-Datum
-gametree_state_to_bytea(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BYTEA_P(external_form(PG_GETARG_VARLENA_PP(0)));
-}
-
 PG_FUNCTION_INFO_V1(gametree_bytea_to_state);
 Datum
 gametree_bytea_to_state(PG_FUNCTION_ARGS)
@@ -327,13 +320,11 @@ gametree_heuristic_of_value(PG_FUNCTION_ARGS)
 {
 	struct varlena *value = PG_GETARG_VARLENA_PP(0);
 	const Game *game = value_game(fcinfo, value);
-	GameState  *state = gt_state_of_value(game, value);
-	double		values[GT_MAX_ROLES];
+	Jsonb	   *estimate = gt_encode_heuristic(game, gt_state_of_value(game, value));
 
-	if (game->heuristic == NULL || game->terminal(game, state))
+	if (estimate == NULL)
 		PG_RETURN_NULL();
-	game->heuristic(game, state, values);
-	PG_RETURN_JSONB_P(gt_encode_role_values(game, values, NULL));
+	PG_RETURN_JSONB_P(estimate);
 }
 
 PG_FUNCTION_INFO_V1(gametree_game_of);
