@@ -2,7 +2,7 @@
 # `make` builds the extension and the command-line client (client/).
 .DEFAULT_GOAL := all
 EXTENSION = gametree
-EXTVERSION = 0.3.0
+EXTVERSION = 0.4.0
 MODULE_big = gametree
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/*/*.c src/games/*/*.c)))
 # The install script of this version and the upgrade scripts to it.

@@ -21,7 +21,8 @@ gametree_create_tree(PG_FUNCTION_ARGS)
 				 errmsg("tree name and game must not be NULL")));
 	SPI_connect();
 	root_id = create_tree(PG_GETARG_TEXT_PP(0), PG_GETARG_TEXT_PP(1),
-						  PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2));
+						  PG_ARGISNULL(2) ? NULL : PG_GETARG_JSONB_P(2),
+						  PG_ARGISNULL(3) ? (Datum) 0 : PG_GETARG_DATUM(3), NULL, NULL);
 	SPI_finish();
 	PG_RETURN_INT64(root_id);
 }

@@ -36,7 +36,29 @@ catalog_delete_tree(const Tree *tree)
 {
 	tree_run(tree, RUN_AS_CATALOG_OWNER, "DELETE FROM gametree.trees WHERE " TREE_KEY(""),
 			 0, NULL, NULL, SPI_OK_DELETE);
+	tree_run(tree, RUN_AS_CATALOG_OWNER, "DELETE FROM gametree.tree_nodes WHERE " TREE_ROWS_KEY,
+			 0, NULL, NULL, SPI_OK_DELETE);
 	counts_forget(tree);
+}
+
+void
+catalog_insert_nodes(const Tree *tree, const TreeNode *nodes, int n)
+{
+	for (int i = 0; i < n; i++)
+		tree_run(tree, RUN_AS_CATALOG_OWNER,
+				 "INSERT INTO gametree.tree_nodes (schema, tree, node, server, low, high) "
+				 "VALUES ($1, $2, $3, NULLIF($4, ''::name), $5, $6)", 4,
+				 (Oid[]) {INT4OID, NAMEOID, INT8OID, INT8OID},
+				 (Datum[]) {Int32GetDatum(nodes[i].number), name_datum(nodes[i].server ? nodes[i].server : ""),
+				 Int64GetDatum(nodes[i].low), Int64GetDatum(nodes[i].high)}, SPI_OK_INSERT);
+}
+
+void
+tree_count_pending(const Tree *tree, int64 n)
+{
+	tree_run(tree, RUN_AS_CATALOG_OWNER,
+			 "UPDATE gametree.trees SET pending = pending + $3, writes = writes + 1 WHERE " TREE_KEY(""),
+			 1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(n)}, SPI_OK_UPDATE);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "store/catalog.h"
 #include "store/create.h"
 #include "store/expand.h"
+#include "store/shard.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -79,7 +80,7 @@ any_table_exists(Oid nsp, const char *base)
  * the system catalogs.  That is reported as the tree existing.
  */
 static void
-create_tables(Tree *tree, Oid nsp)
+create_tables(Tree *tree, Oid nsp, bool coordinator)
 {
 	const char *qualified[TREE_TABLES] = {tree->states, tree->moves, tree->edges};
 	MemoryContext caller = CurrentMemoryContext;
@@ -88,12 +89,19 @@ create_tables(Tree *tree, Oid nsp)
 	{
 		for (int i = 0; i < TREE_TABLES; i++)
 		{
-			spi_run(tree_table_ddl(&tree_tables[i], qualified[i], tree->game->name, tree->name),
+			spi_run(tree_table_ddl(&tree_tables[i], qualified[i], tree->game->name, tree->name,
+								   coordinator && tree_tables[i].shard_key != NULL),
 					0, NULL, NULL, SPI_OK_UTILITY);
 			tree->relids[i] = table_of(nsp, tree->name, i);
 		}
 		spi_run(tree_graph_view_ddl(tree->graph, tree->edges, tree->states, tree->game->name, tree->name),
 				0, NULL, NULL, SPI_OK_UTILITY);
+		if (tree->shard != NULL)
+		{
+			spi_run(tree_ghosts_ddl(tree->ghosts, tree->states, tree->game->name, tree->name),
+					0, NULL, NULL, SPI_OK_UTILITY);
+			spi_run(tree_refs_ddl(tree->refs, tree->game->name, tree->name), 0, NULL, NULL, SPI_OK_UTILITY);
+		}
 	}
 	PG_CATCH();
 	{
@@ -143,8 +151,25 @@ lock_game(text *name)
 	return game;
 }
 
+/*
+ * A node's part that exists already (the coordinator calls again after a
+ * failure): kept when it is the part asked for; ereports otherwise.
+ */
+static bool
+part_exists(Tree *tree, const TreeNode *part)
+{
+	Tree	   *found = tree_find(cstring_to_text(tree->qualified));
+
+	gt_unpin_search_path(found->path_level);
+	if (found->shard == NULL || found->shard->number != part->number || found->shard->low != part->low ||
+		found->shard->high != part->high || found->game != tree->game)
+		return false;
+	return true;
+}
+
 int64
-create_tree(text *name, text *game_name, Jsonb *root_state)
+create_tree(text *name, text *game_name, Jsonb *root_state, Datum nodes, const TreeNode *part,
+			bool *holds_root)
 {
 	Tree		tree = {0};
 	ExpansionCounts root_counts = {0};
@@ -155,6 +180,13 @@ create_tree(text *name, text *game_name, Jsonb *root_state)
 	int64		root_id;
 
 	tree_parse_name(name, &schema, &base);
+	if (nodes != (Datum) 0 && strlen(base) > TREE_SHARDED_NAME_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("sharded tree name \"%s\" is too long", base),
+				 errdetail("A sharded tree's name has at most %d bytes, so that the names of its "
+						   "nodes' tables (such as _states_12) fit in %d bytes.",
+						   TREE_SHARDED_NAME_MAX, NAMEDATALEN - 1)));
 	/* along the caller's search_path, before it is pinned */
 	nsp = creation_schema(schema);
 	tree.path_level = gt_pin_search_path();
@@ -167,10 +199,19 @@ create_tree(text *name, text *game_name, Jsonb *root_state)
 	else
 		root = gt_decode_state(tree.game, root_state);
 	tree_set_names(&tree, get_namespace_name(nsp), base);
+	tree.shard = part;
+	root_id = (int64) gt_state_hash(tree.game, root);
+	if (holds_root != NULL)
+		*holds_root = part == NULL || (root_id >= part->low && root_id <= part->high);
 	tree_run(&tree, RUN_PLAIN, "SELECT 1 FROM gametree.trees WHERE " TREE_KEY(""), 0, NULL, NULL,
 			 SPI_OK_SELECT);
 	if (SPI_processed > 0)
 	{
+		if (part != NULL && any_table_exists(nsp, base) && part_exists(&tree, part))
+		{
+			gt_unpin_search_path(tree.path_level);
+			return root_id;
+		}
 		if (any_table_exists(nsp, base))
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_TABLE),
@@ -183,10 +224,17 @@ create_tree(text *name, text *game_name, Jsonb *root_state)
 						tree.qualified)));
 		catalog_delete_tree(&tree);
 	}
-	create_tables(&tree, nsp);
-	tree_insert_root(&tree, root, &root_counts);
-	root_id = (int64) gt_state_hash(tree.game, root);
-	catalog_insert_tree(&tree, root_id, &root_counts);
+	create_tables(&tree, nsp, nodes != (Datum) 0);
+	if (nodes != (Datum) 0)
+		shard_create_tree(&tree, root, nodes);
+	else
+	{
+		if (holds_root == NULL || *holds_root)
+			tree_insert_root(&tree, root, &root_counts);
+		catalog_insert_tree(&tree, root_id, &root_counts);
+		if (part != NULL)
+			catalog_insert_nodes(&tree, part, 1);
+	}
 	gt_unpin_search_path(tree.path_level);
 	return root_id;
 }
@@ -227,9 +275,13 @@ drop_tree(text *name)
 	 * tree_hold_tables, so that a drop never holds the graph while a call
 	 * that holds the states waits for it (a deadlock).
 	 */
+	/* The nodes' parts first: while one cannot be reached, the coordinator's tree stays, to be dropped again. */
+	if (tree->nnodes > 0)
+		shard_drop_parts(tree);
 	if (found > 0)
-		spi_run(psprintf("DROP VIEW IF EXISTS %s; DROP TABLE IF EXISTS %s, %s, %s", tree->graph,
-						 tree->states, tree->moves, tree->edges),
+		spi_run(psprintf("DROP VIEW IF EXISTS %s; DROP TABLE IF EXISTS %s, %s, %s%s", tree->graph,
+						 tree->states, tree->moves, tree->edges,
+						 tree->shard != NULL ? psprintf(", %s, %s", tree->ghosts, tree->refs) : ""),
 				0, NULL, NULL, SPI_OK_UTILITY);
 	catalog_delete_tree(tree);
 	catalog_forget_progress(tree);

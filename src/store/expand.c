@@ -22,6 +22,7 @@
 #include "core/compact.h"
 
 #include "access/htup_details.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "core/clock.h"
 #include "core/idindex.h"
@@ -325,8 +326,14 @@ read_stored(Batch *b, int32 from, int32 to)
 	for (int32 i = from; i < to; i++)
 		if (b->nodes[i].kind == NODE_NEW)
 			ids[n++] = Int64GetDatum(b->nodes[i].id);
-	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
-						  "FROM %s s WHERE s.id = ANY($1)", tree->states),
+	/* On a node of a sharded tree, the states other nodes hold that it knows are ghosts (shard.h). */
+	spi_run_kept(tree->shard == NULL ?
+				 psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
+						  "FROM %s s WHERE s.id = ANY($1)", tree->states) :
+				 psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
+						  "FROM %s s WHERE s.id = ANY($1) UNION ALL "
+						  "SELECT g.id, g.state, g.utility, g.mobility, g.proven, g.expanded "
+						  "FROM %s g WHERE g.id = ANY($1)", tree->states, tree->ghosts),
 				 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {datum_array(ids, NULL, n, INT8OID)},
 				 SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -568,10 +575,36 @@ fill_state(void *arg, RowChunk *c, int k, int64 index)
 				  true);
 }
 
+/* A new state of this server (of a sharded tree's node, in its range). */
 static bool
 is_new(const Batch *b, const BatchNode *node)
 {
-	return node->kind == NODE_NEW;
+	const TreeNode *shard = b->tree->shard;
+
+	return node->kind == NODE_NEW && (shard == NULL || (node->id >= shard->low && node->id <= shard->high));
+}
+
+/* A new state another node of a sharded tree holds: a ghost here until it is shipped there. */
+static bool
+is_new_elsewhere(const Batch *b, const BatchNode *node)
+{
+	return node->kind == NODE_NEW && !is_new(b, node);
+}
+
+/* The ghosts a batch of a sharded tree's node found, to be shipped to the nodes that hold them. */
+static void
+insert_ghosts(Batch *b, BatchRows *rows)
+{
+	const Tree *tree = b->tree;
+	int32		n = nodes_by_id(b, 0, b->nnodes, is_new_elsewhere, rows->states);
+	RowTable	table = {get_relname_relid(psprintf("%s%s", tree->name, TREE_GHOSTS_SUFFIX),
+										   get_namespace_oid(tree->schema, false)),
+		tree->ghosts, tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), false};
+
+	if (n > 0)
+		(void) write_rows(NULL, &table, STATE_INSERTED,
+						  tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
+						  n, fill_state, NULL, rows, SPI_OK_INSERT, NULL);
 }
 
 /*
@@ -617,6 +650,8 @@ insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 	stored->states += write_rows(NULL, &table, STATE_INSERTED,
 								 tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
 								 n, fill_state, NULL, &rows, SPI_OK_INSERT, NULL);
+	if (b->tree->shard != NULL)
+		insert_ghosts(b, &rows);
 	pfree(rows.states);
 }
 
@@ -765,7 +800,7 @@ expand_rows(const Tree *tree, const GrowLimits *limits, ExpansionCounts *stored)
 	/* What the tree held before this batch looked up its states. */
 	states_seen = tree_state_count(tree);
 	/* Then what it finds cannot be stored (a fresh tree's first batch): no lookups. */
-	b.tables_hold_rows_only = states_seen == nrows;
+	b.tables_hold_rows_only = states_seen == nrows && tree->shard == NULL;
 
 	/* Going deeper keeps depths breadth first only when no other state could get there first. */
 	if (limits->deepen && nrows < limits->batch_size)

@@ -28,6 +28,7 @@
 #include "store/expand.h"
 #include "store/grow.h"
 #include "store/propagate.h"
+#include "store/shard.h"
 #include "utils/memutils.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -57,6 +58,7 @@ typedef struct GrowJob
 	int64		stored;
 	int			batch;			/* states to expand in the next batch */
 	bool		expand_only;	/* time_limit leaves no room to propagate (grow_until_done) */
+	bool		node_level;		/* a node's level of a sharded tree: no propagation, no deepening */
 } GrowJob;
 
 /*
@@ -177,6 +179,12 @@ decide_expand_only(GrowJob *job, const TreeCounters *c)
 	int64		limit = job->deadline - job->began;
 	int64		reserve = propagation_reserve(job, c);
 
+	/* A node's level leaves propagation to the coordinator. */
+	if (job->node_level)
+	{
+		job->expand_only = true;
+		return;
+	}
 	if (job->deadline == 0 || 2 * reserve <= limit)
 		return;
 	job->expand_only = true;
@@ -239,7 +247,8 @@ grow_batch(GrowJob *job, int budget, const TreeCounters *c)
 
 	limits.batch_size = budget;
 	limits.max_depth = job->max_depth;
-	limits.deepen = true;
+	/* A node of a sharded tree expands one level: the states below belong to all nodes (shard.h). */
+	limits.deepen = !job->node_level;
 	limits.max_new_states = job->max_states >= 0 ? Max(job->max_states - c->states, 0) : -1;
 	limits.deepen_until = start + (int64) gt_progress_interval * 1000 * DEEPEN_INTERVALS;
 	if (job->deadline != 0)
@@ -433,10 +442,52 @@ grow_until_done(GrowJob *job)
 		notice_progress(job, "expanding");
 	}
 	/* A job that expanded for the whole limit propagates in what is left of it, if anything. */
-	if (!job->expand_only || GetCurrentTimestamp() < job->deadline)
+	if (!job->node_level && (!job->expand_only || GetCurrentTimestamp() < job->deadline))
 		propagate_at_end(job);
 	update_progress(job, true);
 	commit_if_possible(job);
+}
+
+/* The job on an open tree; closes it. */
+static void
+grow_open_tree(GrowJob *job)
+{
+	job->batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree grow batch",
+										   ALLOCSET_DEFAULT_SIZES);
+	/*
+	 * The tables before the catalog rows start_progress writes, in the
+	 * order of every call (drop_tree holds the tables while it deletes the
+	 * tree's progress rows), kept until the transaction ends.
+	 */
+	tree_hold_tables(job->tree);
+	catalog_start_progress(job->tree);
+	tree_release_tables(job->tree);
+	/* Its commits must not free the game if another session replaces it (load_game.c). */
+	gdl_hold_game(job->tree->game);
+	PG_TRY();
+	{
+		grow_until_done(job);
+	}
+	PG_FINALLY();
+	{
+		gdl_release_game(job->tree->game);
+	}
+	PG_END_TRY();
+	tree_close(job->tree);
+}
+
+static void
+grow_job_init(GrowJob *job, int64 max_states, int32 max_depth, int64 time_limit, bool can_commit)
+{
+	job->can_commit = can_commit;
+	job->max_states = max_states;
+	job->max_depth = max_depth;
+	job->began = job->noticed = GetCurrentTimestamp();
+	if (time_limit >= 0)
+		job->deadline = job->began + time_limit;
+	job->propagate_at = job->began + (int64) gt_propagate_interval * 1000;
+	/* Start small: the first NOTICE comes within a second even for slow games. */
+	job->batch = Min(MIN_BATCH * 4, gt_grow_batch_size);
 }
 
 void
@@ -444,37 +495,39 @@ grow_tree(text *name, int64 max_states, int32 max_depth, int64 time_limit, bool 
 {
 	GrowJob		job = {0};
 
-	job.can_commit = can_commit;
-	job.max_states = max_states;
-	job.max_depth = max_depth;
-	job.began = job.noticed = GetCurrentTimestamp();
-	if (time_limit >= 0)
-		job.deadline = job.began + time_limit;
-	job.propagate_at = job.began + (int64) gt_propagate_interval * 1000;
-	/* Start small: the first NOTICE comes within a second even for slow games. */
-	job.batch = Min(MIN_BATCH * 4, gt_grow_batch_size);
-
+	grow_job_init(&job, max_states, max_depth, time_limit, can_commit);
 	job.tree = tree_open(name, TREE_WRITE);
-	job.batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree grow batch",
-										  ALLOCSET_DEFAULT_SIZES);
-	/*
-	 * The tables before the catalog rows start_progress writes, in the
-	 * order of every call (drop_tree holds the tables while it deletes the
-	 * tree's progress rows), kept until the transaction ends.
-	 */
-	tree_hold_tables(job.tree);
-	catalog_start_progress(job.tree);
-	tree_release_tables(job.tree);
-	/* Its commits must not free the game if another session replaces it (load_game.c). */
-	gdl_hold_game(job.tree->game);
-	PG_TRY();
+	if (job.tree->nnodes > 0)
 	{
-		grow_until_done(&job);
+		shard_grow(job.tree, max_states, max_depth, time_limit, can_commit);
+		tree_close(job.tree);
+		return;
 	}
-	PG_FINALLY();
-	{
-		gdl_release_game(job.tree->game);
-	}
-	PG_END_TRY();
-	tree_close(job.tree);
+	if (job.tree->shard != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("tree \"%s\" is a node's part of a sharded tree", job.tree->qualified),
+				 errdetail("Its states are grown level by level with those of the other nodes."),
+				 errhint("Grow it on its coordinator: CALL gametree.grow(%s);",
+						 quote_literal_cstr(job.tree->qualified))));
+	grow_open_tree(&job);
+}
+
+void
+grow_node_level(text *name, int32 depth, int64 max_states, int64 time_limit, bool can_commit)
+{
+	GrowJob		job = {0};
+
+	grow_job_init(&job, max_states, depth + 1, time_limit, can_commit);
+	job.node_level = true;
+	job.tree = tree_open(name, TREE_WRITE);
+	if (job.tree->shard == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("tree \"%s\" is not a node's part of a sharded tree", job.tree->qualified),
+				 errhint("CALL gametree.grow(%s); grows it.", quote_literal_cstr(job.tree->qualified))));
+	/* The states it may add, beyond those it holds. */
+	if (max_states >= 0)
+		job.max_states = tree_state_count(job.tree) + max_states;
+	grow_open_tree(&job);
 }

@@ -16,4 +16,13 @@
 extern void grow_tree(text *name, int64 max_states, int32 max_depth, int64 time_limit,
 					  bool can_commit);
 
+/*
+ * A node's part of a level of a sharded tree (shard.h): expands the states
+ * held here at depth, storing at most max_states more (-1: no limit) within
+ * time_limit (-1: none), committing every batch when it can; no
+ * propagation, no deepening.
+ */
+extern void grow_node_level(text *name, int32 depth, int64 max_states, int64 time_limit,
+							bool can_commit);
+
 #endif

@@ -37,6 +37,7 @@
 #include "lib/stringinfo.h"
 #include "store/catalog.h"
 #include "store/propagate.h"
+#include "store/shard.h"
 #include "store/rowvalues.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -859,7 +860,12 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	if (complete)
 	{
 		index_nodes(&g);
-		complete = read_rows(&g, select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)),
+		/* On a node of a sharded tree, edges to states other nodes hold are valued by their ghosts. */
+		complete = read_rows(&g, tree->shard == NULL ?
+							 select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)) :
+							 select_list(edge_columns, EDGE_COLS,
+										 psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id",
+												  tree->edges, tree->ghosts)),
 							 0, NULL, NULL, "reading edges", edges, false, true);
 	}
 	if (!complete)
@@ -970,7 +976,10 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 	index_nodes(&g);
 	if (!read_rows(&g, select_list(edge_columns, EDGE_COLS,
 								   psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id WHERE g.init_id = ANY ($1)",
-											tree->edges, tree->states)),
+											tree->edges, tree->shard == NULL ? tree->states :
+											psprintf("(SELECT id, state, goal, expanded, utility, mobility, proven "
+													 "FROM %s UNION ALL SELECT id, state, goal, expanded, utility, "
+													 "mobility, proven FROM %s)", tree->states, tree->ghosts))),
 				   1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true))
 	{
 		MemoryContextDelete(g.cxt);
@@ -986,6 +995,13 @@ propagate_tree(text *name, bool from_scratch)
 	PropagateResult result;
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 
+	if (tree->nnodes > 0)
+	{
+		int64		evaluations = shard_propagate(tree, from_scratch);
+
+		tree_close(tree);
+		return evaluations;
+	}
 	tree_hold_tables(tree);
 	tree_propagate(tree, from_scratch, &control, &result);
 	/* From scratch nothing is taken from the rows' values: nor from the counts (rows written by hand). */

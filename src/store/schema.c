@@ -12,23 +12,23 @@
 
 static const TreeColumn states_columns[STATES_COLUMNS + 1] = {
 	/* The id is the position's hash, so the key keeps positions unique. */
-	[STATES_ID] = {"id", INT8OID, "bigint PRIMARY KEY", true},
+	[STATES_ID] = {"id", INT8OID, "bigint", "PRIMARY KEY", true},
 	/* The position in a few bytes; the type modifier keeps the column to the tree's game. */
-	[STATES_STATE] = {"state", InvalidOid, "gametree.state(%1$s) NOT NULL", true},
-	[STATES_GOAL] = {"goal", JSONBOID, "jsonb", false},
-	[STATES_DEPTH] = {"depth", INT4OID, "integer NOT NULL", true},
-	[STATES_CONTROL] = {"control", TEXTOID, "text", false},
-	[STATES_EXPANDED] = {"expanded", BOOLOID, "boolean NOT NULL DEFAULT false", true},
-	[STATES_UTILITY] = {"utility", JSONBOID, "jsonb", false},
-	[STATES_MOBILITY] = {"mobility", JSONBOID, "jsonb", false},
-	[STATES_PROVEN] = {"proven", BOOLOID, "boolean NOT NULL DEFAULT false", true},
-	[STATES_BEST_MOVE] = {"best_move", INT8OID, "bigint", false},
+	[STATES_STATE] = {"state", InvalidOid, "gametree.state(%1$s) NOT NULL", NULL, true},
+	[STATES_GOAL] = {"goal", JSONBOID, "jsonb", NULL, false},
+	[STATES_DEPTH] = {"depth", INT4OID, "integer NOT NULL", NULL, true},
+	[STATES_CONTROL] = {"control", TEXTOID, "text", NULL, false},
+	[STATES_EXPANDED] = {"expanded", BOOLOID, "boolean NOT NULL DEFAULT false", NULL, true},
+	[STATES_UTILITY] = {"utility", JSONBOID, "jsonb", NULL, false},
+	[STATES_MOBILITY] = {"mobility", JSONBOID, "jsonb", NULL, false},
+	[STATES_PROVEN] = {"proven", BOOLOID, "boolean NOT NULL DEFAULT false", NULL, true},
+	[STATES_BEST_MOVE] = {"best_move", INT8OID, "bigint", NULL, false},
 	[STATES_COLUMNS] = {NULL}
 };
 
 static const TreeColumn moves_columns[] = {
-	{"id", INT8OID, "bigint PRIMARY KEY", true},
-	{"move", JSONBOID, "jsonb NOT NULL UNIQUE", true},
+	{"id", INT8OID, "bigint", "PRIMARY KEY", true},
+	{"move", JSONBOID, "jsonb NOT NULL", "UNIQUE", true},
 	{NULL}
 };
 
@@ -42,25 +42,27 @@ static const TreeColumn moves_columns[] = {
  * view shows the two together.
  */
 static const TreeColumn edges_columns[EDGES_COLUMNS + 1] = {
-	[EDGES_INIT_ID] = {"init_id", INT8OID, "bigint NOT NULL", true},
-	[EDGES_MOVE_ID] = {"move_id", INT8OID, "bigint NOT NULL", true},
-	[EDGES_NEXT_ID] = {"next_id", INT8OID, "bigint NOT NULL", true},
-	[EDGES_VISITS] = {"visits", INT4OID, "integer NOT NULL DEFAULT 0", true},
-	[EDGES_TOTAL] = {"total", JSONBOID, "jsonb", false},
+	[EDGES_INIT_ID] = {"init_id", INT8OID, "bigint NOT NULL", NULL, true},
+	[EDGES_MOVE_ID] = {"move_id", INT8OID, "bigint NOT NULL", NULL, true},
+	[EDGES_NEXT_ID] = {"next_id", INT8OID, "bigint NOT NULL", NULL, true},
+	[EDGES_VISITS] = {"visits", INT4OID, "integer NOT NULL DEFAULT 0", NULL, true},
+	[EDGES_TOTAL] = {"total", JSONBOID, "jsonb", NULL, false},
 	[EDGES_COLUMNS] = {NULL}
 };
 
 const TreeTable tree_tables[TREE_TABLES] = {
 	{TREE_STATES_SUFFIX, states_columns, "CHECK (id = gametree.state_hash(state))", "",
 		"CREATE INDEX ON %1$s (depth, id) WHERE NOT expanded",
-	"gametree %1$s tree %2$s: one row per distinct position, id = gametree.state_hash"},
-	{TREE_MOVES_SUFFIX, moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves"},
+	"gametree %1$s tree %2$s: one row per distinct position, id = gametree.state_hash", "id"},
+	{TREE_MOVES_SUFFIX, moves_columns, NULL, "", NULL, "gametree %1$s tree %2$s: joint moves", NULL},
 	{TREE_EDGES_SUFFIX, edges_columns, NULL, "",
 		"CREATE INDEX ON %1$s (init_id); CREATE INDEX ON %1$s (next_id)",
-	"gametree %1$s tree %2$s: edges state -> move -> state with Monte Carlo visits and totals"},
+	"gametree %1$s tree %2$s: edges state -> move -> state with Monte Carlo visits and totals", "init_id"},
 };
 
 StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_GHOSTS_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_REFS_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_EDGES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
 				 "TREE_SUFFIX_MAX is the longest suffix");
@@ -108,7 +110,8 @@ tree_column_type(const TreeColumn *column)
 }
 
 char *
-tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, const char *tree)
+tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, const char *tree,
+			   bool partitioned)
 {
 	StringInfoData sql;
 	char	   *game_literal = quote_literal_cstr(game);
@@ -116,12 +119,22 @@ tree_table_ddl(const TreeTable *table, const char *qualified, const char *game, 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "CREATE TABLE %s (", qualified);
 	for (const TreeColumn *c = table->columns; c->name != NULL; c++)
-		appendStringInfo(&sql, "%s%s %s", c == table->columns ? "" : ", ", c->name,
-						 psprintf(c->definition, game_literal));
+	{
+		/* A partitioned table with foreign partitions can have no key: a primary key's column stays NOT NULL. */
+		const char *key = c->key == NULL ? "" :
+			!partitioned ? psprintf(" %s", c->key) :
+			strcmp(c->key, "PRIMARY KEY") == 0 ? " NOT NULL" : "";
+
+		appendStringInfo(&sql, "%s%s %s%s", c == table->columns ? "" : ", ", c->name,
+						 psprintf(c->definition, game_literal), key);
+	}
 	if (table->constraints != NULL)
 		appendStringInfo(&sql, ", %s", psprintf(table->constraints, game_literal));
-	appendStringInfo(&sql, ")%s;", table->options);
-	if (table->indexes != NULL)
+	if (partitioned)
+		appendStringInfo(&sql, ") PARTITION BY RANGE (%s);", table->shard_key);
+	else
+		appendStringInfo(&sql, ")%s;", table->options);
+	if (table->indexes != NULL && !partitioned)
 		appendStringInfo(&sql, "%s;", psprintf(table->indexes, qualified));
 	appendStringInfo(&sql, "COMMENT ON TABLE %s IS %s", qualified,
 					 quote_literal_cstr(psprintf(table->comment, game, tree)));
@@ -154,4 +167,32 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 					quote_literal_cstr(psprintf("gametree %s tree %s: edges state -> move -> state with "
 												"utility, mobility, visits, total", game, tree)),
 					tree_utility_sql("s"));
+}
+
+/*
+ * Ghost rows have the columns of _states, so that a batch writes them as it
+ * writes states; shipped marks those their holders have received.  No
+ * CHECK of the id: the holder's table checks it when the row arrives.
+ */
+char *
+tree_ghosts_ddl(const char *ghosts, const char *states, const char *game, const char *tree)
+{
+	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, shipped boolean NOT NULL DEFAULT false, "
+					"PRIMARY KEY (id)); "
+					"CREATE INDEX ON %1$s (id) WHERE NOT shipped; "
+					"COMMENT ON TABLE %1$s IS %3$s",
+					ghosts, states,
+					quote_literal_cstr(psprintf("gametree %s tree %s: states other nodes hold that edges here "
+												"lead to, with their values as last shipped", game, tree)));
+}
+
+char *
+tree_refs_ddl(const char *refs, const char *game, const char *tree)
+{
+	return psprintf("CREATE TABLE %1$s (id bigint NOT NULL, node integer NOT NULL, expanded boolean, "
+					"utility jsonb, mobility jsonb, proven boolean, PRIMARY KEY (id, node)); "
+					"COMMENT ON TABLE %1$s IS %2$s",
+					refs,
+					quote_literal_cstr(psprintf("gametree %s tree %s: nodes with edges into states held here, "
+												"and the values last shipped to them", game, tree)));
 }

@@ -14,6 +14,7 @@ typedef struct TreeColumn
 	const char *name;
 	Oid			type;			/* InvalidOid: gametree.state, of the tree's game */
 	const char *definition;		/* after the name in CREATE TABLE; %1$s: the game, quoted */
+	const char *key;			/* PRIMARY KEY, UNIQUE or NULL: a sharded tree's coordinator has none */
 	bool		not_null;		/* C reads it without a NULL check */
 } TreeColumn;
 
@@ -25,6 +26,11 @@ typedef struct TreeTable
 	const char *options;		/* WITH (...), or "" */
 	const char *indexes;		/* statements after it; %1$s: the table */
 	const char *comment;		/* %1$s: the game, %2$s: the tree */
+	/*
+	 * On the coordinator of a sharded tree, the column whose ranges the
+	 * nodes hold (the table is partitioned by it), or NULL: a local table.
+	 */
+	const char *shard_key;
 } TreeTable;
 
 enum
@@ -71,9 +77,18 @@ typedef enum EdgesColumn
 #define TREE_MOVES_SUFFIX "_moves"
 #define TREE_EDGES_SUFFIX "_edges"
 #define TREE_GRAPH_SUFFIX "_graph"
+/* A node's own tables of a sharded tree (shard.h). */
+#define TREE_GHOSTS_SUFFIX "_ghosts"
+#define TREE_REFS_SUFFIX "_refs"
 #define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
 #define TREE_NAME_MAX (NAMEDATALEN - 1 - TREE_SUFFIX_MAX)
+/*
+ * The same for a sharded tree, whose coordinator names a node's part of a
+ * table after the table and the node's number (_states_12): at most 999 nodes.
+ */
+#define TREE_NODES_MAX 999
+#define TREE_SHARDED_NAME_MAX (TREE_NAME_MAX - 4)
 
 /* The name of one of a tree's tables (unqualified, unquoted). */
 extern char *tree_table_name(const char *tree, int table);
@@ -85,9 +100,13 @@ extern Oid	tree_column_type(const TreeColumn *column);
 /* The type gametree.state (InvalidOid while the extension is being created). */
 extern Oid	tree_state_type(void);
 
-/* The statements that create one of a tree's tables. */
+/*
+ * The statements that create one of a tree's tables; partitioned, the
+ * parent of the foreign partitions of a sharded tree's coordinator: by
+ * range of its shard_key, without keys or indexes (the nodes keep them).
+ */
 extern char *tree_table_ddl(const TreeTable *table, const char *qualified, const char *game,
-							const char *tree);
+							const char *tree, bool partitioned);
 /*
  * A state's utility as SQL, for a row of _states under alias: the column,
  * or for an unexpanded state, whose row keeps none, the game's estimate.
@@ -97,5 +116,18 @@ extern char *tree_utility_sql(const char *alias);
 /* The statements that create a tree's graph view (names quoted and qualified). */
 extern char *tree_graph_view_ddl(const char *graph, const char *edges, const char *states,
 								 const char *game, const char *tree);
+
+/*
+ * The statements that create the tables a node of a sharded tree has
+ * beside the three of every tree (names quoted and qualified):
+ * - _ghosts, rows of states held by other nodes that edges here lead to:
+ *   their values as last shipped from their holders, which propagation here
+ *   reads, and (until shipped) the new states a batch found for them;
+ * - _refs, the nodes that hold edges into states held here, and the value
+ *   they were last told of each.
+ */
+extern char *tree_ghosts_ddl(const char *ghosts, const char *states, const char *game,
+							 const char *tree);
+extern char *tree_refs_ddl(const char *refs, const char *game, const char *tree);
 
 #endif

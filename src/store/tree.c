@@ -125,7 +125,10 @@ tree_table(Tree *tree, Oid schema, int which)
 		tree->edges = table;
 	}
 
-	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_RELATION)
+	/* A sharded tree's coordinator holds partitioned tables, whose foreign partitions are the nodes'. */
+	if (!OidIsValid(relid) ||
+		get_rel_relkind(relid) != (tree->nnodes > 0 && definition->shard_key != NULL ?
+								   RELKIND_PARTITIONED_TABLE : RELKIND_RELATION))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("table %s of tree \"%s\" is missing", table, tree->qualified),
@@ -173,6 +176,43 @@ tree_table(Tree *tree, Oid schema, int which)
 	return relid;
 }
 
+/*
+ * The tree's rows in gametree.tree_nodes: on the coordinator of a sharded
+ * tree, its nodes; on a node, the one row without a server, its range.
+ */
+static void
+tree_read_nodes(Tree *tree)
+{
+	Oid			nsp = get_namespace_oid("gametree", false);
+
+	/* An update from 0.3.0 or older runs older scripts' statements on trees before the catalog exists. */
+	if (creating_extension && !OidIsValid(get_relname_relid("tree_nodes", nsp)))
+		return;
+	tree_run(tree, RUN_PLAIN, "SELECT node, server, low, high FROM gametree.tree_nodes WHERE "
+			 TREE_ROWS_KEY " ORDER BY node", 0, NULL, NULL, SPI_OK_SELECT);
+	if (SPI_processed == 0)
+		return;
+	tree->nodes = palloc(SPI_processed * sizeof(TreeNode));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	row = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		TreeNode   *node = &tree->nodes[r];
+		bool		isnull;
+		Datum		server = SPI_getbinval(row, desc, 2, &isnull);
+
+		node->number = DatumGetInt32(SPI_getbinval(row, desc, 1, &(bool) {0}));
+		node->server = isnull ? NULL : pstrdup(NameStr(*DatumGetName(server)));
+		node->low = DatumGetInt64(SPI_getbinval(row, desc, 3, &(bool) {0}));
+		node->high = DatumGetInt64(SPI_getbinval(row, desc, 4, &(bool) {0}));
+		if (node->server == NULL)
+			tree->shard = node;
+	}
+	if (tree->shard == NULL)
+		tree->nnodes = SPI_processed;
+	SPI_freetuptable(SPI_tuptable);
+}
+
 Tree *
 tree_find(text *name)
 {
@@ -209,6 +249,7 @@ tree_find(text *name)
 	tree->root_id = DatumGetInt64(SPI_getbinval(row, desc, 3, &isnull));
 	tree->owner = pstrdup(NameStr(*DatumGetName(SPI_getbinval(row, desc, 4, &isnull))));
 	SPI_freetuptable(SPI_tuptable);
+	tree_read_nodes(tree);
 	return tree;
 }
 
@@ -222,6 +263,8 @@ tree_set_names(Tree *tree, const char *schema, const char *name)
 	tree->moves = quote_qualified_identifier(schema, tree_table_name(name, TREE_MOVES));
 	tree->edges = quote_qualified_identifier(schema, tree_table_name(name, TREE_EDGES));
 	tree->graph = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GRAPH_SUFFIX));
+	tree->ghosts = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GHOSTS_SUFFIX));
+	tree->refs = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_REFS_SUFFIX));
 }
 
 /* The parameters of a statement keyed by a tree, its key included, at most. */

@@ -26,6 +26,18 @@ typedef enum TreeAccess
 	TREE_WRITE					/* expand, grow, propagate: UPDATE on its states */
 } TreeAccess;
 
+/*
+ * A server that holds a range of a sharded tree's state ids, as recorded in
+ * gametree.tree_nodes (shard.h tells the design).
+ */
+typedef struct TreeNode
+{
+	int32		number;			/* 1, 2, ...: its place in create_tree's nodes */
+	const char *server;			/* the coordinator's foreign server for it; NULL on the node itself */
+	int64		low;			/* the first and last state id it holds */
+	int64		high;
+} TreeNode;
+
 typedef struct Tree
 {
 	const Game *game;
@@ -41,6 +53,13 @@ typedef struct Tree
 	int			path_level;		/* GUC nest level of the pinned search_path */
 	Oid			relids[TREE_TABLES];	/* _states, _moves, _edges */
 	Relation	held[TREE_TABLES];	/* open while tree_hold_tables is in force */
+	/* On the coordinator of a sharded tree: its nodes (nnodes > 0); its _states and _edges are partitioned. */
+	TreeNode   *nodes;
+	int			nnodes;
+	/* On a node of a sharded tree: the range of ids held here, and the tables only a node has. */
+	const TreeNode *shard;
+	const char *ghosts;			/* quoted and qualified: children of its states that other nodes hold */
+	const char *refs;			/* which nodes hold edges into its states, and what they were told */
 } Tree;
 
 /*

@@ -1,0 +1,564 @@
+/*
+ * shard.c: the coordinator of a sharded tree (shard.h tells the design):
+ * creating and dropping it on its nodes, growing it level by level, and
+ * propagating it in waves, with the catalog counts summed from the nodes'.
+ *
+ * Rows between nodes pass through the coordinator as arrays, a few
+ * thousand rows per statement: read from one node with dblink, written to
+ * another as the arguments of a gametree function there.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "pg/remote.h"
+#include "store/catalog.h"
+#include "store/settings.h"
+#include "store/shard.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+
+/* Rows per statement shipping states or values from one node to another. */
+#define SHIP_ROWS 5000
+/* Waves of propagation before giving up on values that do not settle (cycles over nodes). */
+#define MAX_WAVES 1000
+
+/* The columns of _states a new state is shipped with, as read on its node. */
+#define SHIPPED_STATE_COLUMNS \
+	"array_agg(id ORDER BY id), array_agg(state::bytea ORDER BY id), array_agg(goal ORDER BY id), " \
+	"array_agg(depth ORDER BY id), array_agg(control ORDER BY id), array_agg(expanded ORDER BY id), " \
+	"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id)"
+#define SHIPPED_STATE_TYPES \
+	"ids bigint[], states bytea[], goals jsonb[], depths integer[], controls text[], expanded boolean[], " \
+	"utilities jsonb[], mobilities jsonb[], proven boolean[]"
+#define SHIPPED_STATE_ARRAYS 9
+#define SHIPPED_VALUE_TYPES \
+	"ids bigint[], expanded boolean[], utilities jsonb[], mobilities jsonb[], proven boolean[]"
+#define SHIPPED_VALUE_ARRAYS 5
+
+static const char *const shipped_state_casts[SHIPPED_STATE_ARRAYS] = {
+	"bigint[]", "bytea[]", "jsonb[]", "integer[]", "text[]", "boolean[]", "jsonb[]", "jsonb[]", "boolean[]"
+};
+static const char *const shipped_value_casts[SHIPPED_VALUE_ARRAYS] = {
+	"bigint[]", "boolean[]", "jsonb[]", "jsonb[]", "boolean[]"
+};
+
+/* The nodes of a tree, with a link to each. */
+typedef struct Nodes
+{
+	const Tree *tree;
+	int			n;
+	RemoteLink *links;
+	const char *name_literal;	/* the tree's qualified name, as an SQL literal for the nodes' calls */
+} Nodes;
+
+static const char *
+node_label(const Tree *tree, const TreeNode *node)
+{
+	return psprintf("node %d of tree %s (server %s)", node->number, tree->qualified,
+					quote_identifier(node->server));
+}
+
+static Nodes
+open_nodes(const Tree *tree)
+{
+	Nodes		nodes = {tree, tree->nnodes};
+
+	nodes.links = palloc0(nodes.n * sizeof(RemoteLink));
+	nodes.name_literal = quote_literal_cstr(tree->qualified);
+	for (int i = 0; i < nodes.n; i++)
+		remote_open(&nodes.links[i], tree->nodes[i].server, node_label(tree, &tree->nodes[i]));
+	return nodes;
+}
+
+/* The statement on every node at once; returns when all are done. */
+static void
+run_on_all(Nodes *nodes, const char *sql)
+{
+	for (int i = 0; i < nodes->n; i++)
+		remote_send(&nodes->links[i], sql);
+	remote_wait(nodes->links, nodes->n);
+}
+
+static int64
+int8_or_zero(uint64 row, int column)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column, &isnull);
+
+	return isnull ? 0 : DatumGetInt64(d);
+}
+
+/* A statement calling function on the node with the arrays of row r of SPI_tuptable, from column 1. */
+static char *
+call_with_arrays(const char *function, const char *first_args, uint64 r, const char *const *casts, int n)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT gametree.%s(%s", function, first_args);
+	for (int c = 0; c < n; c++)
+	{
+		bool		isnull;
+		Datum		array = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c + 1, &isnull);
+
+		appendStringInfo(&sql, ", %s::%s",
+						 isnull ? "NULL" : quote_literal_cstr(OidOutputFunctionCall(F_ARRAY_OUT, array)),
+						 casts[c]);
+	}
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
+}
+
+/*
+ * Ships rows read on node from (a query whose rows are arrays, typed by
+ * columns) to node to, one call of function there per row; returns the
+ * states in them (the length of the first array).
+ */
+static int64
+ship(Nodes *nodes, int from, int to, const char *query, const char *columns, const char *function,
+	 const char *first_args, const char *const *casts, int n)
+{
+	int64		rows = 0;
+	uint64		batches = remote_query(&nodes->links[from], query, columns);
+	SPITupleTable *read = SPI_tuptable;
+
+	for (uint64 b = 0; b < batches; b++)
+	{
+		char	   *call;
+		bool		isnull;
+
+		CHECK_FOR_INTERRUPTS();
+		SPI_tuptable = read;
+		rows += ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(SPI_getbinval(read->vals[b], read->tupdesc, 1, &isnull))),
+							   ARR_DIMS(DatumGetArrayTypeP(SPI_getbinval(read->vals[b], read->tupdesc, 1, &isnull))));
+		call = call_with_arrays(function, first_args, b, casts, n);
+		remote_query(&nodes->links[to], call, "stored bigint");
+		SPI_freetuptable(SPI_tuptable);
+		pfree(call);
+	}
+	SPI_freetuptable(read);
+	return rows;
+}
+
+/*
+ * Ships the new states every node found for the others (its unshipped
+ * ghosts), then marks them shipped there: after every holder stored them.
+ * Returns the states shipped.
+ */
+static int64
+ship_states(Nodes *nodes)
+{
+	const Tree *tree = nodes->tree;
+	int64		shipped = 0;
+
+	for (int from = 0; from < nodes->n; from++)
+	{
+		for (int to = 0; to < nodes->n; to++)
+		{
+			const TreeNode *holder = &tree->nodes[to];
+
+			if (to == from)
+				continue;
+			shipped += ship(nodes, from, to,
+							psprintf("SELECT " SHIPPED_STATE_COLUMNS " FROM (SELECT g.*, "
+									 "(row_number() OVER (ORDER BY id) - 1) / %d AS batch FROM %s g "
+									 "WHERE NOT shipped AND id BETWEEN %lld AND %lld) g GROUP BY batch",
+									 SHIP_ROWS, tree->ghosts, (long long) holder->low, (long long) holder->high),
+							SHIPPED_STATE_TYPES, "shard_accept",
+							psprintf("%s, %d", nodes->name_literal, tree->nodes[from].number),
+							shipped_state_casts, SHIPPED_STATE_ARRAYS);
+		}
+		remote_exec(&nodes->links[from],
+					psprintf("UPDATE %s SET shipped = true WHERE NOT shipped", tree->ghosts));
+	}
+	return shipped;
+}
+
+/* The columns whose changes a node ships to the nodes with edges into its states. */
+#define VALUE_COLUMNS(alias) alias ".expanded, " alias ".utility, " alias ".mobility, " alias ".proven"
+
+/*
+ * Ships the values of states that changed since they were last shipped to
+ * the nodes holding edges into them, then notes them shipped; returns how
+ * many it shipped.
+ */
+static int64
+ship_values(Nodes *nodes)
+{
+	const Tree *tree = nodes->tree;
+	int64		shipped = 0;
+
+	for (int from = 0; from < nodes->n; from++)
+		for (int to = 0; to < nodes->n; to++)
+		{
+			const char *changed;
+
+			if (to == from)
+				continue;
+			changed = psprintf("s.id = r.id AND r.node = %d AND "
+							   "(" VALUE_COLUMNS("r") ") IS DISTINCT FROM (" VALUE_COLUMNS("s") ")",
+							   tree->nodes[to].number);
+			shipped += ship(nodes, from, to,
+							psprintf("SELECT array_agg(id ORDER BY id), array_agg(expanded ORDER BY id), "
+									 "array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), "
+									 "array_agg(proven ORDER BY id) FROM (SELECT s.id, " VALUE_COLUMNS("s") ", "
+									 "(row_number() OVER (ORDER BY s.id) - 1) / %d AS batch FROM %s r, %s s "
+									 "WHERE %s) v GROUP BY batch",
+									 SHIP_ROWS, tree->refs, tree->states, changed),
+							SHIPPED_VALUE_TYPES, "shard_accept_values", nodes->name_literal,
+							shipped_value_casts, SHIPPED_VALUE_ARRAYS);
+			remote_exec(&nodes->links[from],
+						psprintf("UPDATE %s r SET expanded = s.expanded, utility = s.utility, "
+								 "mobility = s.mobility, proven = s.proven FROM %s s WHERE %s",
+								 tree->refs, tree->states, changed));
+		}
+	return shipped;
+}
+
+/* The coordinator's _moves: every node's. */
+static void
+gather_moves(Nodes *nodes)
+{
+	const Tree *tree = nodes->tree;
+
+	for (int i = 0; i < nodes->n; i++)
+	{
+		remote_query(&nodes->links[i], psprintf("SELECT array_agg(id), array_agg(move) FROM %s", tree->moves),
+					 "ids bigint[], moves jsonb[]");
+		if (SPI_processed == 1)
+		{
+			bool		isnull;
+			Datum		ids = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+			Datum		moves = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+
+			if (!isnull)
+				spi_run(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
+								 "ON CONFLICT DO NOTHING", tree->moves),
+						2, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID}, (Datum[]) {ids, moves}, SPI_OK_INSERT);
+		}
+	}
+}
+
+/*
+ * The coordinator's catalog rows: the sums of its nodes' counts (their
+ * rows in gametree.trees, tree_depths and tree_values), and its moves.
+ */
+static void
+sum_counts(Nodes *nodes)
+{
+	const Tree *tree = nodes->tree;
+	TreeCounts	counts,
+				values;
+	int64		totals[5] = {0};
+	const char *key = psprintf("schema = %s AND %%s = %s", quote_literal_cstr(tree->schema),
+							   quote_literal_cstr(tree->name));
+
+	counts_init(&counts);
+	counts_init(&values);
+	gather_moves(nodes);
+	for (int i = 0; i < nodes->n; i++)
+	{
+		remote_query(&nodes->links[i],
+					 psprintf("SELECT states, edges, frontier, pending, writes FROM gametree.trees WHERE %s",
+							  psprintf(key, "name")),
+					 "states bigint, edges bigint, frontier bigint, pending bigint, writes bigint");
+		for (int c = 0; c < 5 && SPI_processed == 1; c++)
+			totals[c] += int8_or_zero(0, c + 1);
+		remote_query(&nodes->links[i],
+					 psprintf("SELECT depth, states, expanded, terminal, proven, edges FROM gametree.tree_depths "
+							  "WHERE %s", psprintf(key, "tree")),
+					 "depth integer, states bigint, expanded bigint, terminal bigint, proven bigint, edges bigint");
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			DepthCount *at = counts_at(&counts, DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r],
+																			 SPI_tuptable->tupdesc, 1,
+																			 &(bool) {0})));
+
+			at->states += int8_or_zero(r, 2);
+			at->expanded += int8_or_zero(r, 3);
+			at->terminal += int8_or_zero(r, 4);
+			at->proven += int8_or_zero(r, 5);
+			at->edges += int8_or_zero(r, 6);
+		}
+		remote_query(&nodes->links[i],
+					 psprintf("SELECT utility, states FROM gametree.tree_values WHERE %s", psprintf(key, "tree")),
+					 "utility jsonb, states bigint");
+		for (uint64 r = 0; r < SPI_processed; r++)
+			counts_proven(&values, 0,
+						  DatumGetJsonbP(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1,
+													   &(bool) {0})), int8_or_zero(r, 2));
+	}
+	/* The proven states per utility; counts_proven also counted them at depth 0, of values alone. */
+	counts.values = values.values;
+	counts.nvalues = values.nvalues;
+	counts.maxvalues = values.maxvalues;
+	tree_lock(tree);
+	counts_forget(tree);
+	counts_write(tree, &counts);
+	tree_run(tree, RUN_AS_CATALOG_OWNER,
+			 psprintf("UPDATE gametree.trees SET states = $3, edges = $4, frontier = $5, pending = $6, "
+					  "writes = $7, moves = (SELECT count(*) FROM %s) WHERE " TREE_KEY(""), tree->moves),
+			 5, (Oid[]) {INT8OID, INT8OID, INT8OID, INT8OID, INT8OID},
+			 (Datum[]) {Int64GetDatum(totals[0]), Int64GetDatum(totals[1]), Int64GetDatum(totals[2]),
+				 Int64GetDatum(totals[3]), Int64GetDatum(totals[4])}, SPI_OK_UPDATE);
+}
+
+/* The ids of node i (0-based) of n: a run of whole shards, the last ending at the largest id. */
+static void
+node_range(int i, int n, TreeNode *node)
+{
+	int			first = i * TREE_SHARDS / n,
+				end = (i + 1) * TREE_SHARDS / n;
+	const int	shard_bits = 64 - 6;	/* TREE_SHARDS is 2^6 */
+
+	StaticAssertStmt(TREE_SHARDS == 64, "shard_bits assumes 64 shards");
+	node->low = (int64) (((uint64) first << shard_bits) + (uint64) PG_INT64_MIN);
+	node->high = end == TREE_SHARDS ? PG_INT64_MAX :
+		(int64) (((uint64) end << shard_bits) + (uint64) PG_INT64_MIN - 1);
+}
+
+/* The nodes named, checked: foreign servers of postgres_fdw, each once. */
+static TreeNode *
+parse_nodes(Datum array, int *n)
+{
+	Datum	   *names;
+	bool	   *nulls;
+	TreeNode   *nodes;
+
+	deconstruct_array(DatumGetArrayTypeP(array), TEXTOID, -1, false, TYPALIGN_INT, &names, &nulls, n);
+	if (*n < 1 || *n > TREE_SHARDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a sharded tree has 1 to %d nodes, not %d", TREE_SHARDS, *n),
+				 errdetail("Its ids are split into %d shards, and each node holds at least one.", TREE_SHARDS)));
+	if (!OidIsValid(get_extension_oid("postgres_fdw", true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("sharded trees need the extension postgres_fdw on the coordinator"),
+				 errhint("CREATE EXTENSION postgres_fdw; (it comes with PostgreSQL's contrib).")));
+	nodes = palloc0(*n * sizeof(TreeNode));
+	for (int i = 0; i < *n; i++)
+	{
+		ForeignServer *server;
+		const char *name;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("node %d of the sharded tree is NULL", i + 1),
+					 errhint("Name foreign servers of postgres_fdw: nodes => ARRAY['node1', 'node2'].")));
+		name = TextDatumGetCString(names[i]);
+		server = GetForeignServerByName(name, true);
+		if (server == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("node %d of the sharded tree: foreign server \"%s\" does not exist", i + 1, name),
+					 errhint("CREATE SERVER %s FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ..., dbname ...); "
+							 "and a user mapping for it.", quote_identifier(name))));
+		if (strcmp(GetForeignDataWrapper(server->fdwid)->fdwname, "postgres_fdw") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("node %d of the sharded tree: foreign server \"%s\" is not one of postgres_fdw",
+							i + 1, name),
+					 errhint("The coordinator reads its nodes' tables as foreign tables of postgres_fdw.")));
+		for (int j = 0; j < i; j++)
+			if (strcmp(nodes[j].server, server->servername) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("foreign server \"%s\" is named twice among the nodes", name)));
+		nodes[i].number = i + 1;
+		nodes[i].server = server->servername;
+		node_range(i, *n, &nodes[i]);
+	}
+	return nodes;
+}
+
+/* The range bound after the node's ids, for FOR VALUES ... TO. */
+static char *
+bound_after(const TreeNode *node)
+{
+	return node->high == PG_INT64_MAX ? pstrdup("MAXVALUE") : psprintf("%lld", (long long) node->high + 1);
+}
+
+int64
+shard_create_tree(Tree *tree, const GameState *root, Datum node_names)
+{
+	ExpansionCounts none = {0};
+	Nodes		nodes;
+	int64		root_id = (int64) gt_state_hash(tree->game, root);
+	char	   *root_json = JsonbToCString(NULL, &gt_encode_state(tree->game, root)->root, 0);
+	const char *partitioned[2] = {tree->states, tree->edges};
+	const char *suffixes[2] = {TREE_STATES_SUFFIX, TREE_EDGES_SUFFIX};
+
+	tree->nodes = parse_nodes(node_names, &tree->nnodes);
+	nodes = open_nodes(tree);
+	for (int i = 0; i < nodes.n; i++)
+	{
+		const TreeNode *node = &tree->nodes[i];
+
+		remote_query(&nodes.links[i],
+					 psprintf("SELECT gametree.shard_create(%s, %s, %d, %lld, %lld, %s)", nodes.name_literal,
+							  quote_literal_cstr(tree->game->name), node->number, (long long) node->low,
+							  (long long) node->high, quote_literal_cstr(root_json)),
+					 "root bigint");
+		SPI_freetuptable(SPI_tuptable);
+		/* Each node's part of the tables, a partition of the coordinator's. */
+		for (int t = 0; t < 2; t++)
+			spi_run(psprintf("CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES FROM (%lld) TO (%s) "
+							 "SERVER %s OPTIONS (schema_name %s, table_name %s, fetch_size '10000', "
+							 "async_capable 'true')",
+							 quote_qualified_identifier(tree->schema,
+														psprintf("%s%s_%d", tree->name, suffixes[t], node->number)),
+							 partitioned[t], (long long) node->low, bound_after(node),
+							 quote_identifier(node->server), quote_literal_cstr(tree->schema),
+							 quote_literal_cstr(psprintf("%s%s", tree->name, suffixes[t]))),
+					0, NULL, NULL, SPI_OK_UTILITY);
+	}
+	catalog_insert_tree(tree, root_id, &none);
+	catalog_insert_nodes(tree, tree->nodes, tree->nnodes);
+	sum_counts(&nodes);
+	return root_id;
+}
+
+void
+shard_drop_parts(const Tree *tree)
+{
+	Nodes		nodes = open_nodes(tree);
+
+	for (int i = 0; i < nodes.n; i++)
+	{
+		/* A part never created (a create_tree that failed there) is not there to drop. */
+		remote_query(&nodes.links[i],
+					 psprintf("SELECT count(*) FROM gametree.trees WHERE schema = %s AND name = %s",
+							  quote_literal_cstr(tree->schema), quote_literal_cstr(tree->name)),
+					 "parts bigint");
+		if (int8_or_zero(0, 1) > 0)
+			remote_query(&nodes.links[i], psprintf("SELECT gametree.drop_tree(%s)", nodes.name_literal), "dropped text");
+	}
+}
+
+/*
+ * The shallowest depth of the frontier, over all nodes, that is shallower
+ * than max_depth; -1 when there is none.
+ */
+static int32
+frontier_depth(Nodes *nodes, int32 max_depth)
+{
+	int32		depth = -1;
+
+	for (int i = 0; i < nodes->n; i++)
+	{
+		bool		isnull;
+		Datum		d;
+
+		remote_query(&nodes->links[i],
+					 psprintf("SELECT min(depth) FROM %s WHERE NOT expanded AND depth < %d", nodes->tree->states,
+							  max_depth),
+					 "depth integer");
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull && (depth < 0 || DatumGetInt32(d) < depth))
+			depth = DatumGetInt32(d);
+		SPI_freetuptable(SPI_tuptable);
+	}
+	return depth;
+}
+
+/* Propagation in waves until no value changes; returns the waves. */
+static int
+propagate_in_waves(Nodes *nodes, bool from_scratch)
+{
+	int			waves = 0;
+	int64		shipped;
+
+	do
+	{
+		CHECK_FOR_INTERRUPTS();
+		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, %s)", nodes->name_literal,
+								   from_scratch && waves == 0 ? "true" : "false"));
+		shipped = ship_values(nodes);
+		waves++;
+	} while (shipped > 0 && waves < MAX_WAVES);
+	if (shipped > 0)
+		ereport(NOTICE,
+				(errmsg("propagation of %s stopped after %d waves: values still change between nodes",
+						nodes->tree->qualified, waves),
+				 errdetail("Cycles of the game's graph that cross nodes do not settle."),
+				 errhint("SELECT gametree.propagate(%s, false); goes on.",
+						 quote_literal_cstr(nodes->tree->qualified))));
+	return waves;
+}
+
+void
+shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool can_commit)
+{
+	Nodes		nodes = open_nodes(tree);
+	TimestampTz began = GetCurrentTimestamp();
+	TimestampTz deadline = time_limit >= 0 ? began + time_limit : 0;
+	int32		limit_depth = max_depth >= 0 ? max_depth : PG_INT32_MAX;
+	int64		states_before = tree_state_count(tree);
+	int			waves;
+
+	/* What a call cut short left unshipped comes first: the levels are complete before the next. */
+	ship_states(&nodes);
+	for (;;)
+	{
+		int32		depth;
+		int64		states;
+		int64		left = -1;
+		char	   *time_left;
+
+		CHECK_FOR_INTERRUPTS();
+		/* One driver at a time: a level is expanded and shipped before another session starts the next. */
+		tree_lock(tree);
+		sum_counts(&nodes);
+		states = tree_state_count(tree);
+		if (max_states >= 0 && states >= max_states)
+			break;
+		if (deadline != 0 && GetCurrentTimestamp() >= deadline)
+			break;
+		depth = frontier_depth(&nodes, limit_depth);
+		if (depth < 0)
+			break;
+		if (max_states >= 0)
+			left = (max_states - states + nodes.n - 1) / nodes.n;
+		time_left = deadline == 0 ? pstrdup("NULL") :
+			psprintf("'%lld microseconds'", (long long) Max(deadline - GetCurrentTimestamp(), 0));
+		/* Each node may store its share of what is left, beyond what it holds. */
+		run_on_all(&nodes, psprintf("CALL gametree.shard_grow(%s, %d, %s, %s)", nodes.name_literal, depth,
+									left < 0 ? "NULL" : psprintf("%lld", (long long) left),
+									time_left));
+		ship_states(&nodes);
+		ereport(NOTICE,
+				(errmsg("grow %s: depth %d expanded on %d nodes, %lld states, %.0f states/s", tree->qualified,
+						depth, nodes.n, (long long) tree_state_count(tree),
+						(tree_state_count(tree) - states_before) /
+						Max((GetCurrentTimestamp() - began) / 1e6, 1e-6))));
+		if (can_commit)
+		{
+			SPI_commit();
+			tree->path_level = gt_pin_search_path();
+		}
+	}
+	waves = propagate_in_waves(&nodes, false);
+	sum_counts(&nodes);
+	ereport(NOTICE,
+			(errmsg("grow %s: %lld states, propagated in %d waves", tree->qualified,
+					(long long) tree_state_count(tree), waves)));
+}
+
+int64
+shard_propagate(Tree *tree, bool from_scratch)
+{
+	Nodes		nodes = open_nodes(tree);
+
+	ship_states(&nodes);
+	(void) propagate_in_waves(&nodes, from_scratch);
+	sum_counts(&nodes);
+	return 0;
+}

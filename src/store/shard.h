@@ -1,0 +1,68 @@
+/*
+ * shard.h: trees sharded over several PostgreSQL servers (shard.c on the
+ * coordinator, shard_node.c on the nodes).
+ *
+ * The design.  The ids of states are uniform 64-bit hashes: 64 equal
+ * ranges of them are the shards, and each node holds a run of whole shards
+ * (gametree.tree_nodes), so that a shard can later move to another node.
+ * A node's part is an ordinary tree of the same name holding the states of
+ * its range and the edges out of them: expanding a state is local.  A child
+ * held by another node is kept as a ghost (<tree>_ghosts) until the
+ * coordinator ships it, in batches of thousands, to its holder, which
+ * stores it once (its primary key absorbs transpositions arriving from
+ * several nodes) and notes who holds edges into it (<tree>_refs).
+ *
+ * The coordinator holds no states: its <tree>_states and <tree>_edges are
+ * partitioned by range of the id (of init_id for edges) with foreign
+ * partitions (postgres_fdw) on the nodes, so that SQL reads the whole tree,
+ * and its <tree>_moves gathers every node's moves.  It drives the jobs
+ * through dblink with the caller's user mappings, no passwords of its own:
+ * - grow, level by level (so depths are shortest distances from the root,
+ *   as on one server): every node expands its states at the shallowest
+ *   depth of the frontier at once, then the new ghosts are shipped;
+ * - propagation, in bulk-synchronous waves: every node propagates its part,
+ *   valuing edges to other nodes' states by their ghosts, then each value
+ *   that changed is shipped to the nodes whose ghosts hold it; until no
+ *   value changes.  On a graph without cycles the values are those of one
+ *   server.
+ * No step needs a transaction over several servers: each commits on its
+ * own server, a batch is marked shipped only after its holder stored it,
+ * and storing one again changes nothing.  A job cut short at any moment
+ * (an error, a cancel, a node killed) is finished by the next call.
+ */
+#ifndef GAMETREE_SHARD_H
+#define GAMETREE_SHARD_H
+
+#include "store/tree.h"
+
+/* Equal ranges of the ids; a node holds a run of them. */
+#define TREE_SHARDS 64
+
+/*
+ * On the coordinator: creates a sharded tree over the nodes (foreign
+ * servers) whose names and game the tree has, with the root; returns its id.
+ */
+extern int64 shard_create_tree(Tree *tree, const GameState *root, Datum nodes);
+/* Drops the nodes' parts of a sharded tree (the caller drops the coordinator's tables). */
+extern void shard_drop_parts(const Tree *tree);
+/* grow and propagate of a sharded tree (grow.h, propagate.h tell the arguments). */
+extern void shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool can_commit);
+extern int64 shard_propagate(Tree *tree, bool from_scratch);
+
+/*
+ * On a node: creates its part of a sharded tree, holding ids low..high,
+ * with the root when it is among them; *holds_root says so.  A part that
+ * exists already with the same game and range is left as it is.
+ */
+extern int64 shard_create_part(text *name, text *game, int32 node, int64 low, int64 high, Jsonb *root,
+							   bool *holds_root);
+/*
+ * Stores the states node shipped here (arrays of the columns of _states)
+ * that are not stored yet, and notes that node holds edges into all of
+ * them; returns the states stored.
+ */
+extern int64 shard_accept(text *name, int32 node, Datum *columns);
+/* New values of ghosts (ids, expanded, utilities, mobilities, proven); returns those that changed. */
+extern int64 shard_accept_values(text *name, Datum *columns);
+
+#endif
