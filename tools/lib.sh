@@ -1,6 +1,7 @@
 # tools/lib.sh: shared by the gametree scripts (sourced, not run).
 # Installs what is missing, builds and installs the extension, and runs a
-# private PostgreSQL cluster inside the checkout on a unix socket.
+# private PostgreSQL cluster inside the checkout on a unix socket, and the
+# nodes that sharded trees are spread over beside it.
 set -euo pipefail
 
 GT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
