@@ -78,6 +78,9 @@ tap_script client bash test/t/client_check.sh
 gt_log "two roles at once: games loaded, unloaded and reloaded while trees of them grow"
 tap_script concurrency bash test/t/concurrency_check.sh
 
+gt_log "a tree sharded over three local nodes equals the same tree grown on one server"
+tap_script shard bash test/t/shard_check.sh
+
 gt_log "the tools that find bugs still build and run: the decoder, SQL and GDL fuzzers"
 tap_script tools bash test/t/tools_check.sh
 

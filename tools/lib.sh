@@ -1,6 +1,7 @@
 # tools/lib.sh: shared by the gametree scripts (sourced, not run).
 # Installs what is missing, builds and installs the extension, and runs a
-# private PostgreSQL cluster inside the checkout on a unix socket.
+# private PostgreSQL cluster inside the checkout on a unix socket, and the
+# nodes that sharded trees are spread over beside it.
 set -euo pipefail
 
 GT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -62,27 +63,37 @@ gt_cluster_dir() {
 	echo "$dir"
 }
 
-# Starts the private cluster, or reuses it when it already runs.
-gt_start_cluster() {
-	local dir; dir=$(gt_cluster_dir)
-	export PGHOST="$dir/socket" PGPORT=${GAMETREE_PORT:-5439} PGUSER=postgres PGDATABASE=postgres
+# gt_start_server DIR PORT SHARED_BUFFERS WHAT: creates a cluster in DIR/data
+# (initdb as the cluster user, trust authentication) unless there is one,
+# and starts it on the unix socket DIR/socket and PORT alone (no TCP), its
+# log in DIR/server.log; reuses it when it already runs.  WHAT names it in
+# the messages.  The private cluster and the nodes are started by it.
+gt_start_server() {
+	local dir=$1 port=$2 shared_buffers=$3 what=$4
 	if [ ! -f "$dir/data/PG_VERSION" ]; then
-		gt_log "creating a private cluster in $dir"
+		gt_log "creating $what in $dir"
 		mkdir -p "$dir/socket"
 		[ "$(id -u)" -eq 0 ] && chown -R "$(gt_cluster_user)" "$dir"
 		gt_as_cluster_user "$GT_PGBIN/initdb" -D "$dir/data" -U postgres --auth=trust \
 			--encoding=UTF8 --no-locale >"$dir/initdb.log"
 	fi
 	if ! gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
-		gt_log "starting the private cluster (socket $PGHOST, port $PGPORT)"
+		gt_log "starting $what (socket $dir/socket, port $port)"
 		# The server must not inherit open descriptors such as a held flock.
 		(
 			for fd in $(ls "/proc/$BASHPID/fd"); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
 			gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-				-o "-k '$PGHOST' -p $PGPORT -c listen_addresses='' -c shared_buffers=512MB -c max_wal_size=4GB" \
+				-o "-k '$dir/socket' -p $port -c listen_addresses='' -c shared_buffers=$shared_buffers -c max_wal_size=4GB" \
 				start >/dev/null
 		)
 	fi
+}
+
+# Starts the private cluster, or reuses it when it already runs.
+gt_start_cluster() {
+	local dir; dir=$(gt_cluster_dir)
+	export PGHOST="$dir/socket" PGPORT=${GAMETREE_PORT:-5439} PGUSER=postgres PGDATABASE=postgres
+	gt_start_server "$dir" "$PGPORT" 512MB "the private cluster"
 	# Where the cluster runs, for the client (gametree), which finds this
 	# file from the current directory at run time: a libpq connection string.
 	printf "host='%s' port=%s user=postgres dbname=gametree\n" "$PGHOST" "$PGPORT" >"$GT_ROOT/.gametree-cluster"
@@ -91,6 +102,67 @@ gt_start_cluster() {
 gt_stop_cluster() {
 	local dir; dir=$(gt_cluster_dir)
 	gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$dir/data" -m fast stop
+}
+
+# Nodes: N more local servers for sharded trees (README.md, "Trees on
+# several servers"), each run as the private cluster is, in
+# $(gt_cluster_dir)/node<I> with its own socket directory, on port
+# GAMETREE_PORT + 100 + I, so that the nodes of several checkouts (each with
+# its own GAMETREE_PORT) do not collide.  I counts from 1.
+gt_node_dir() { echo "$(gt_cluster_dir)/node$1"; }
+gt_node_socket() { echo "$(gt_node_dir "$1")/socket"; }
+gt_node_port() { echo $((${GAMETREE_PORT:-5439} + 100 + $1)); }
+
+# gt_start_node I: creates node I unless it exists, and starts it unless it
+# runs.  A node holds a share of a tree: a smaller cache than the cluster's.
+gt_start_node() {
+	gt_start_server "$(gt_node_dir "$1")" "$(gt_node_port "$1")" 128MB "node $1"
+}
+
+# gt_stop_node I [MODE]: stops node I (pg_ctl's MODE, default fast) when it
+# runs.
+gt_stop_node() {
+	local data; data="$(gt_node_dir "$1")/data"
+	gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$data" status >/dev/null 2>&1 || return 0
+	gt_as_cluster_user "$GT_PGBIN/pg_ctl" -D "$data" -m "${2:-fast}" -w stop >/dev/null
+}
+
+gt_start_nodes() {
+	local i
+	for ((i = 1; i <= $1; i++)); do gt_start_node "$i"; done
+}
+
+gt_stop_nodes() {
+	local i
+	for ((i = 1; i <= $1; i++)); do gt_stop_node "$i" "${2:-fast}"; done
+}
+
+# gt_node_psql I PSQL-ARGUMENTS...: gt_psql on node I (as postgres; the
+# database is -d's, or PGDATABASE).
+gt_node_psql() {
+	local i=$1; shift
+	PGHOST=$(gt_node_socket "$i") PGPORT=$(gt_node_port "$i") PGUSER=postgres gt_psql "$@"
+}
+
+# gt_fresh_node_databases N DB [EXTENSION...]: gt_fresh_database DB on each
+# of nodes 1 to N.
+gt_fresh_node_databases() {
+	local n=$1 i; shift
+	for ((i = 1; i <= n; i++)); do
+		PGHOST=$(gt_node_socket "$i") PGPORT=$(gt_node_port "$i") PGUSER=postgres gt_fresh_database "$@"
+	done
+}
+
+# gt_node_servers_sql N DB: SQL that, run on a coordinator database with
+# postgres_fdw, names nodes 1 to N as the foreign servers node1 to nodeN
+# (their database DB) and maps the current user to postgres on each.
+gt_node_servers_sql() {
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		printf "CREATE SERVER node%d FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '%s', port '%d', dbname '%s');\n" \
+			"$i" "$(gt_node_socket "$i")" "$(gt_node_port "$i")" "$2"
+		printf "CREATE USER MAPPING FOR CURRENT_USER SERVER node%d OPTIONS (user 'postgres');\n" "$i"
+	done
 }
 
 gt_psql() {
