@@ -67,3 +67,10 @@ LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.shard_accept_values(text, bigint[], boolean[], jsonb[], jsonb[], boolean[]) IS
 'On a node, called by the coordinator of a sharded tree: the new values of states other nodes hold that edges here lead to; returns how many changed, counted pending propagation';
 
+
+CREATE FUNCTION @extschema@.shard_propagate(tree text, depth integer)
+RETURNS void
+AS 'MODULE_PATHNAME', 'gametree_shard_propagate'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.shard_propagate(text, integer) IS
+'On a node, called by the coordinator of a sharded tree: values the states held here at depth from their edges, those to other nodes'' states by <tree>_ghosts';

@@ -123,22 +123,23 @@ call_quietly(const char *schema, const char *function, const char *name)
 	PG_END_TRY();
 }
 
-/* Cancels what runs on the links and closes them: the caller's transaction is failing. */
-static void
-abandon_links(RemoteLink *links, int n)
+/* Without SQL: the caller's transaction may be failing. */
+void
+remote_abandon(RemoteLink *links, int n)
 {
 	for (int i = 0; i < n; i++)
 	{
-		if (!links[i].busy)
+		if (links[i].name == NULL)
 			continue;
-		call_quietly(links[i].dblink_schema, "dblink_cancel_query", links[i].name);
+		if (links[i].busy)
+			call_quietly(links[i].dblink_schema, "dblink_cancel_query", links[i].name);
 		call_quietly(links[i].dblink_schema, "dblink_disconnect", links[i].name);
 		links[i].busy = false;
 	}
 }
 
 void
-remote_open(RemoteLink *link, const char *server, const char *label)
+remote_open(RemoteLink *link, const char *server, const char *purpose, const char *label)
 {
 	bool		open;
 
@@ -147,7 +148,7 @@ remote_open(RemoteLink *link, const char *server, const char *label)
 	link->server = server;
 	link->label = label;
 	/* Per role: a connection opened with one role's user mapping must not serve another. */
-	link->name = psprintf("gametree:%u:%s", GetUserId(), server);
+	link->name = psprintf("gametree:%u:%s:%s", GetUserId(), purpose, server);
 	link->busy = false;
 	link_run(link, psprintf("SELECT $1 = ANY (%s.dblink_get_connections())", link->dblink), 1,
 			 (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(link->name)}, SPI_OK_SELECT);
@@ -157,7 +158,7 @@ remote_open(RemoteLink *link, const char *server, const char *label)
 	if (open && link_is_busy(link))
 	{
 		link->busy = true;
-		abandon_links(link, 1);
+		remote_abandon(link, 1);
 		open = false;
 	}
 	if (open)
@@ -182,21 +183,28 @@ remote_send(RemoteLink *link, const char *sql)
 	link->busy = true;
 }
 
-/* The results of the statement sent, once it is done: dblink reports its error here. */
-static void
-collect(RemoteLink *link)
+/*
+ * The rows of the statement sent, once it is done (dblink reports its
+ * error here), then the empty result that ends it, after which the link
+ * takes another statement.
+ */
+static SPITupleTable *
+collect(RemoteLink *link, const char *columns)
 {
-	const char *sql = psprintf("SELECT * FROM %s.dblink_get_result($1) AS r(status text)", link->dblink);
+	const char *sql = psprintf("SELECT * FROM %s.dblink_get_result($1) AS r(%s)", link->dblink, columns);
+	SPITupleTable *rows;
 
-	/* Until the empty result that ends the statement, after which the link takes another. */
+	link_run(link, sql, 1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(link->name)}, SPI_OK_SELECT);
+	rows = SPI_tuptable;
 	do
 		link_run(link, sql, 1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(link->name)}, SPI_OK_SELECT);
 	while (SPI_processed > 0);
 	link->busy = false;
+	return rows;
 }
 
 void
-remote_wait(RemoteLink *links, int n)
+remote_wait(RemoteLink *links, int n, const char *columns, SPITupleTable **results)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
@@ -208,25 +216,35 @@ remote_wait(RemoteLink *links, int n)
 
 			CHECK_FOR_INTERRUPTS();
 			for (int i = 0; i < n; i++)
-				if (links[i].busy)
-				{
-					if (link_is_busy(&links[i]))
-						running++;
-					else
-						collect(&links[i]);
-				}
+				if (links[i].busy && link_is_busy(&links[i]))
+					running++;
 			if (running == 0)
 				break;
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, POLL_MS,
 							 PG_WAIT_EXTENSION);
 			ResetLatch(MyLatch);
 		}
+		for (int i = 0; i < n; i++)
+			if (links[i].busy)
+			{
+				SPITupleTable *rows = collect(&links[i], columns);
+
+				if (results != NULL)
+					results[i] = rows;
+				else
+					SPI_freetuptable(rows);
+			}
 	}
 	PG_CATCH();
 	{
+		ErrorData  *error;
+
+		/* Abandoning may fail quietly, which flushes errors: the one that ended the wait is kept. */
 		MemoryContextSwitchTo(cxt);
-		abandon_links(links, n);
-		PG_RE_THROW();
+		error = CopyErrorData();
+		FlushErrorState();
+		remote_abandon(links, n);
+		ReThrowError(error);
 	}
 	PG_END_TRY();
 }

@@ -23,22 +23,31 @@ typedef struct RemoteLink
 } RemoteLink;
 
 /*
- * Opens the link (or reuses the session's), with search_path pinned in the
- * remote session and its notices kept there.  Ereports, naming the server,
- * when dblink is not installed, the server or the user mapping is missing,
- * or the server cannot be reached.
+ * Opens the link (or reuses the session's) to the server for a purpose (a
+ * session may keep several links to a server: one per purpose), with
+ * search_path pinned in the remote session and its notices kept there.
+ * Ereports, naming the server, when dblink is not installed, the server or
+ * the user mapping is missing, or the server cannot be reached.
  */
-extern void remote_open(RemoteLink *link, const char *server, const char *label);
+extern void remote_open(RemoteLink *link, const char *server, const char *purpose, const char *label);
 
 /* Sends a statement to run without waiting (CALL of a procedure that commits, for one). */
 extern void remote_send(RemoteLink *link, const char *sql);
 
 /*
- * Waits for the statements sent on the links; an error on one cancels the
- * others and is reported naming its server.  The caller may be cancelled
- * while it waits: the remote statements are cancelled too.
+ * Waits for the statements sent on the links and collects their rows,
+ * typed by columns, in results[i] (results may be NULL: no rows expected;
+ * a CALL answers with its status, "status text").  An error on one link
+ * is reported naming its server, and the other links are abandoned; so
+ * they are when the caller is cancelled while it waits.
  */
-extern void remote_wait(RemoteLink *links, int n);
+extern void remote_wait(RemoteLink *links, int n, const char *columns, SPITupleTable **results);
+
+/*
+ * Cancels what runs on the links and closes them, so that what their
+ * sessions did in a transaction not committed is rolled back.
+ */
+extern void remote_abandon(RemoteLink *links, int n);
 
 /*
  * Runs a query and leaves its rows in SPI_tuptable, typed by columns (a

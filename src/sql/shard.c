@@ -1,7 +1,7 @@
 /*
  * shard.c: the SQL functions a sharded tree's coordinator calls on its
- * nodes (store/shard.h): shard_create, shard_grow, shard_accept and
- * shard_accept_values.
+ * nodes (store/shard.h): shard_create, shard_grow, shard_accept,
+ * shard_accept_values and shard_propagate.
  */
 #include "postgres.h"
 
@@ -94,4 +94,15 @@ gametree_shard_accept_values(PG_FUNCTION_ARGS)
 	changed = shard_accept_values(PG_GETARG_TEXT_PP(0), columns);
 	SPI_finish();
 	PG_RETURN_INT64(changed);
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_propagate);
+Datum
+gametree_shard_propagate(PG_FUNCTION_ARGS)
+{
+	require_arguments(fcinfo, 0, 2);
+	SPI_connect();
+	shard_propagate_depth(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
+	SPI_finish();
+	PG_RETURN_VOID();
 }

@@ -54,14 +54,6 @@ catalog_insert_nodes(const Tree *tree, const TreeNode *nodes, int n)
 }
 
 void
-tree_count_pending(const Tree *tree, int64 n)
-{
-	tree_run(tree, RUN_AS_CATALOG_OWNER,
-			 "UPDATE gametree.trees SET pending = pending + $3, writes = writes + 1 WHERE " TREE_KEY(""),
-			 1, (Oid[]) {INT8OID}, (Datum[]) {Int64GetDatum(n)}, SPI_OK_UPDATE);
-}
-
-void
 catalog_forget_progress(const Tree *tree)
 {
 	tree_run(tree, RUN_AS_CATALOG_OWNER, "DELETE FROM gametree.grow_progress WHERE " TREE_ROWS_KEY,

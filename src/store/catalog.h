@@ -34,11 +34,6 @@ extern void catalog_insert_tree(const Tree *tree, int64 root_id, ExpansionCounts
 extern void catalog_delete_tree(const Tree *tree);
 /* The rows of a sharded tree's nodes (shard.h) in gametree.tree_nodes. */
 extern void catalog_insert_nodes(const Tree *tree, const TreeNode *nodes, int n);
-/*
- * Counts n more expansions pending propagation, and one more write: on a
- * node of a sharded tree, the values of n ghosts changed.
- */
-extern void tree_count_pending(const Tree *tree, int64 n);
 /* Deletes the rows of grows of the tree in gametree.grow_progress. */
 extern void catalog_forget_progress(const Tree *tree);
 

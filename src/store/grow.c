@@ -529,5 +529,11 @@ grow_node_level(text *name, int32 depth, int64 max_states, int64 time_limit, boo
 	/* The states it may add, beyond those it holds. */
 	if (max_states >= 0)
 		job.max_states = tree_state_count(job.tree) + max_states;
+	/*
+	 * Each level multiplies the states: planned with the statistics of the
+	 * last, the batches' statements (plans kept for the session, which the
+	 * coordinator keeps too) would scan what an index finds.
+	 */
+	spi_run(psprintf("ANALYZE %s, %s", job.tree->states, job.tree->ghosts), 0, NULL, NULL, SPI_OK_UTILITY);
 	grow_open_tree(&job);
 }

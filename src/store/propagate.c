@@ -956,19 +956,26 @@ node_ids(const Graph *g)
 	return datum_array(ids, NULL, g->nnodes, INT8OID);
 }
 
-bool
-tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadline)
+/*
+ * Propagation over a region: the states that condition (on alias s, with
+ * $1 of type argtype) selects, whose children outside it count by the
+ * values read with their edges (on a node of a sharded tree, from the
+ * states held here or their ghosts).
+ */
+static bool
+propagate_region(const Tree *tree, const char *condition, Oid argtype, Datum arg, TimestampTz deadline,
+				 const char *phase)
 {
 	Graph		g;
 	PropagateControl control = {deadline};
 	PropagateResult result;
+	const char *children = tree->shard == NULL ? tree->states :
+		psprintf("(SELECT id, state, goal, expanded, utility, mobility, proven FROM %s UNION ALL "
+				 "SELECT id, state, goal, expanded, utility, mobility, proven FROM %s)", tree->states, tree->ghosts);
 
 	graph_init(&g, tree, &control);
-	/* The states and their ancestors; their other children count by the values read with their edges. */
-	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE s.id = ANY ($1)", tree->states)),
-				   1, (Oid[]) {INT8ARRAYOID},
-				   (Datum[]) {ancestors(tree, ids, n)}, "reading ancestors", 0, false,
-				   false))
+	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE %s", tree->states, condition)),
+				   1, (Oid[]) {argtype}, (Datum[]) {arg}, phase, 0, false, false))
 	{
 		MemoryContextDelete(g.cxt);
 		return false;
@@ -976,16 +983,26 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 	index_nodes(&g);
 	if (!read_rows(&g, select_list(edge_columns, EDGE_COLS,
 								   psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id WHERE g.init_id = ANY ($1)",
-											tree->edges, tree->shard == NULL ? tree->states :
-											psprintf("(SELECT id, state, goal, expanded, utility, mobility, proven "
-													 "FROM %s UNION ALL SELECT id, state, goal, expanded, utility, "
-													 "mobility, proven FROM %s)", tree->states, tree->ghosts))),
+											tree->edges, children)),
 				   1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true))
 	{
 		MemoryContextDelete(g.cxt);
 		return false;
 	}
 	return evaluate_and_write(&g, GetCurrentTimestamp(), &result);
+}
+
+bool
+tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadline)
+{
+	return propagate_region(tree, "s.id = ANY ($1)", INT8ARRAYOID, ancestors(tree, ids, n), deadline,
+							"reading ancestors");
+}
+
+void
+tree_propagate_depth(const Tree *tree, int32 depth)
+{
+	(void) propagate_region(tree, "s.depth = $1", INT4OID, Int32GetDatum(depth), 0, "reading a depth");
 }
 
 int64
@@ -995,9 +1012,10 @@ propagate_tree(text *name, bool from_scratch)
 	PropagateResult result;
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 
-	if (tree->nnodes > 0)
+	if (tree->nnodes > 0 || tree->shard != NULL)
 	{
-		int64		evaluations = shard_propagate(tree, from_scratch);
+		int64		evaluations = tree->shard != NULL ? shard_propagate_part(tree, from_scratch) :
+			shard_propagate(tree, from_scratch);
 
 		tree_close(tree);
 		return evaluations;

@@ -19,7 +19,6 @@
 #include "store/shard.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
@@ -33,12 +32,7 @@
 	"array_agg(id ORDER BY id), array_agg(state::bytea ORDER BY id), array_agg(goal ORDER BY id), " \
 	"array_agg(depth ORDER BY id), array_agg(control ORDER BY id), array_agg(expanded ORDER BY id), " \
 	"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id)"
-#define SHIPPED_STATE_TYPES \
-	"ids bigint[], states bytea[], goals jsonb[], depths integer[], controls text[], expanded boolean[], " \
-	"utilities jsonb[], mobilities jsonb[], proven boolean[]"
 #define SHIPPED_STATE_ARRAYS 9
-#define SHIPPED_VALUE_TYPES \
-	"ids bigint[], expanded boolean[], utilities jsonb[], mobilities jsonb[], proven boolean[]"
 #define SHIPPED_VALUE_ARRAYS 5
 
 static const char *const shipped_state_casts[SHIPPED_STATE_ARRAYS] = {
@@ -54,7 +48,14 @@ typedef struct Nodes
 	const Tree *tree;
 	int			n;
 	RemoteLink *links;
+	/*
+	 * Links that receive what others send, each statement committed
+	 * there at once, while the senders' links keep their marks
+	 * uncommitted until everything is delivered.
+	 */
+	RemoteLink *receiving;
 	const char *name_literal;	/* the tree's qualified name, as an SQL literal for the nodes' calls */
+	int64		bytes_shipped;	/* in the arrays the coordinator passed from node to node */
 } Nodes;
 
 static const char *
@@ -70,9 +71,15 @@ open_nodes(const Tree *tree)
 	Nodes		nodes = {tree, tree->nnodes};
 
 	nodes.links = palloc0(nodes.n * sizeof(RemoteLink));
+	nodes.receiving = palloc0(nodes.n * sizeof(RemoteLink));
 	nodes.name_literal = quote_literal_cstr(tree->qualified);
 	for (int i = 0; i < nodes.n; i++)
-		remote_open(&nodes.links[i], tree->nodes[i].server, node_label(tree, &tree->nodes[i]));
+	{
+		const char *label = node_label(tree, &tree->nodes[i]);
+
+		remote_open(&nodes.links[i], tree->nodes[i].server, "main", label);
+		remote_open(&nodes.receiving[i], tree->nodes[i].server, "receiving", label);
+	}
 	return nodes;
 }
 
@@ -82,7 +89,7 @@ run_on_all(Nodes *nodes, const char *sql)
 {
 	for (int i = 0; i < nodes->n; i++)
 		remote_send(&nodes->links[i], sql);
-	remote_wait(nodes->links, nodes->n);
+	remote_wait(nodes->links, nodes->n, "status text", NULL);
 }
 
 static int64
@@ -94,132 +101,183 @@ int8_or_zero(uint64 row, int column)
 	return isnull ? 0 : DatumGetInt64(d);
 }
 
-/* A statement calling function on the node with the arrays of row r of SPI_tuptable, from column 1. */
+/* A column definition list of n text columns, for dblink. */
 static char *
-call_with_arrays(const char *function, const char *first_args, uint64 r, const char *const *casts, int n)
+text_columns(int n)
+{
+	StringInfoData list;
+
+	initStringInfo(&list);
+	for (int c = 0; c < n; c++)
+		appendStringInfo(&list, "%sc%d text", c > 0 ? ", " : "", c);
+	return list.data;
+}
+
+/*
+ * What a node sends in an exchange: a statement marking rows sent, in a
+ * transaction the coordinator commits once they are delivered, and
+ * returning them grouped by the node they go to (its number), in batches:
+ * the node, the count, then the arrays, in their text forms.  The
+ * coordinator passes those on without parsing them, and the receiving node
+ * reads them as the types of casts.
+ */
+typedef struct Exchange
+{
+	const char *(*sending) (const Nodes *nodes, int from);
+	const char *function;		/* gametree's function that receives a batch */
+	bool		with_sender;	/* it takes the sender's number after the tree */
+	const char *const *casts;
+	int			arrays;
+} Exchange;
+
+/* The call of the exchange's function on a node with batch r of what node from sends. */
+static char *
+receiving_call(const Nodes *nodes, const Exchange *x, int from, SPITupleTable *rows, uint64 r)
 {
 	StringInfoData sql;
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT gametree.%s(%s", function, first_args);
-	for (int c = 0; c < n; c++)
+	appendStringInfo(&sql, "SELECT gametree.%s(%s", x->function, nodes->name_literal);
+	if (x->with_sender)
+		appendStringInfo(&sql, ", %d", nodes->tree->nodes[from].number);
+	for (int c = 0; c < x->arrays; c++)
 	{
-		bool		isnull;
-		Datum		array = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c + 1, &isnull);
+		char	   *array = SPI_getvalue(rows->vals[r], rows->tupdesc, c + 3);
 
-		appendStringInfo(&sql, ", %s::%s",
-						 isnull ? "NULL" : quote_literal_cstr(OidOutputFunctionCall(F_ARRAY_OUT, array)),
-						 casts[c]);
+		appendStringInfo(&sql, ", %s::%s", array == NULL ? "NULL" : quote_literal_cstr(array), x->casts[c]);
 	}
 	appendStringInfoChar(&sql, ')');
 	return sql.data;
 }
 
 /*
- * Ships rows read on node from (a query whose rows are arrays, typed by
- * columns) to node to, one call of function there per row; returns the
- * states in them (the length of the first array).
+ * Every node sends at once; the batches are delivered, each receiving
+ * node taking one batch at a time, all of them at once; then the senders
+ * commit their marks.  A failure before leaves every mark undone (the
+ * senders' sessions are closed), and the batches delivered, delivered
+ * again next time, change nothing.  Returns the rows delivered.
  */
 static int64
-ship(Nodes *nodes, int from, int to, const char *query, const char *columns, const char *function,
-	 const char *first_args, const char *const *casts, int n)
+exchange(Nodes *nodes, const Exchange *x)
 {
-	int64		rows = 0;
-	uint64		batches = remote_query(&nodes->links[from], query, columns);
-	SPITupleTable *read = SPI_tuptable;
+	int			n = nodes->n;
+	SPITupleTable **sent = palloc0(n * sizeof(SPITupleTable *));
+	uint64	   *next = palloc0(n * sizeof(uint64));	/* per sender: its next batch */
+	int64		delivered = 0;
+	MemoryContext cxt = CurrentMemoryContext;
 
-	for (uint64 b = 0; b < batches; b++)
+	PG_TRY();
 	{
-		char	   *call;
-		bool		isnull;
+		for (int from = 0; from < n; from++)
+		{
+			remote_exec(&nodes->links[from], "BEGIN");
+			remote_send(&nodes->links[from], x->sending(nodes, from));
+		}
+		remote_wait(nodes->links, n, text_columns(x->arrays + 2), sent);
+		for (;;)
+		{
+			bool		any = false;
+			bool	   *taken = palloc0(n * sizeof(bool));
 
-		CHECK_FOR_INTERRUPTS();
-		SPI_tuptable = read;
-		rows += ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(SPI_getbinval(read->vals[b], read->tupdesc, 1, &isnull))),
-							   ARR_DIMS(DatumGetArrayTypeP(SPI_getbinval(read->vals[b], read->tupdesc, 1, &isnull))));
-		call = call_with_arrays(function, first_args, b, casts, n);
-		remote_query(&nodes->links[to], call, "stored bigint");
-		SPI_freetuptable(SPI_tuptable);
-		pfree(call);
+			CHECK_FOR_INTERRUPTS();
+			/* A round: each receiver one batch, from the first sender with one for it. */
+			for (int from = 0; from < n; from++)
+				for (; next[from] < sent[from]->numvals; next[from]++)
+				{
+					uint64		r = next[from];
+					char	   *call;
+					int			to = pg_strtoint32(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 1)) - 1;
+
+					if (to < 0 || to >= n || to == from)
+						ereport(ERROR,
+								(errcode(ERRCODE_DATA_EXCEPTION),
+								 errmsg("%s sent rows for node %d", nodes->links[from].label, to + 1),
+								 errdetail("Rows of its tables were written outside gametree.")));
+					if (taken[to])
+						break;
+					taken[to] = any = true;
+					delivered += pg_strtoint64(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 2));
+					call = receiving_call(nodes, x, from, sent[from], r);
+					nodes->bytes_shipped += strlen(call);
+					remote_send(&nodes->receiving[to], call);
+					pfree(call);
+				}
+			if (!any)
+				break;
+			remote_wait(nodes->receiving, n, "received text", NULL);
+		}
+		for (int from = 0; from < n; from++)
+			remote_exec(&nodes->links[from], "COMMIT");
 	}
-	SPI_freetuptable(read);
-	return rows;
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		/* Abandoning may fail quietly, which flushes errors: the one that ended the exchange is kept. */
+		MemoryContextSwitchTo(cxt);
+		error = CopyErrorData();
+		FlushErrorState();
+		remote_abandon(nodes->links, n);
+		remote_abandon(nodes->receiving, n);
+		ReThrowError(error);
+	}
+	PG_END_TRY();
+	for (int from = 0; from < n; from++)
+		SPI_freetuptable(sent[from]);
+	return delivered;
 }
 
-/*
- * Ships the new states every node found for the others (its unshipped
- * ghosts), then marks them shipped there: after every holder stored them.
- * Returns the states shipped.
- */
-static int64
-ship_states(Nodes *nodes)
+/* The other nodes' ranges, as (node, low, high) rows of a VALUES list. */
+static char *
+ranges_values(const Nodes *nodes, int except)
 {
-	const Tree *tree = nodes->tree;
-	int64		shipped = 0;
+	StringInfoData list;
 
-	for (int from = 0; from < nodes->n; from++)
-	{
-		for (int to = 0; to < nodes->n; to++)
-		{
-			const TreeNode *holder = &tree->nodes[to];
+	initStringInfo(&list);
+	for (int i = 0; i < nodes->n; i++)
+		if (i != except)
+			appendStringInfo(&list, "%s(%d, '%lld'::bigint, '%lld'::bigint)", list.len > 0 ? ", " : "",
+							 nodes->tree->nodes[i].number, (long long) nodes->tree->nodes[i].low,
+							 (long long) nodes->tree->nodes[i].high);
+	return list.data;
+}
 
-			if (to == from)
-				continue;
-			shipped += ship(nodes, from, to,
-							psprintf("SELECT " SHIPPED_STATE_COLUMNS " FROM (SELECT g.*, "
-									 "(row_number() OVER (ORDER BY id) - 1) / %d AS batch FROM %s g "
-									 "WHERE NOT shipped AND id BETWEEN %lld AND %lld) g GROUP BY batch",
-									 SHIP_ROWS, tree->ghosts, (long long) holder->low, (long long) holder->high),
-							SHIPPED_STATE_TYPES, "shard_accept",
-							psprintf("%s, %d", nodes->name_literal, tree->nodes[from].number),
-							shipped_state_casts, SHIPPED_STATE_ARRAYS);
-		}
-		remote_exec(&nodes->links[from],
-					psprintf("UPDATE %s SET shipped = true WHERE NOT shipped", tree->ghosts));
-	}
-	return shipped;
+/* A node's new ghosts, for the nodes that hold them. */
+static const char *
+sending_states(const Nodes *nodes, int from)
+{
+	return psprintf("WITH sent AS (UPDATE %s SET shipped = true WHERE NOT shipped RETURNING *) "
+					"SELECT node, count(*), " SHIPPED_STATE_COLUMNS " FROM (SELECT s.*, h.node, "
+					"(row_number() OVER (PARTITION BY h.node ORDER BY s.id) - 1) / %d AS batch "
+					"FROM sent s JOIN (VALUES %s) h(node, low, high) ON s.id BETWEEN h.low AND h.high) b "
+					"GROUP BY node, batch",
+					nodes->tree->ghosts, SHIP_ROWS, ranges_values(nodes, from));
 }
 
 /* The columns whose changes a node ships to the nodes with edges into its states. */
 #define VALUE_COLUMNS(alias) alias ".expanded, " alias ".utility, " alias ".mobility, " alias ".proven"
 
-/*
- * Ships the values of states that changed since they were last shipped to
- * the nodes holding edges into them, then notes them shipped; returns how
- * many it shipped.
- */
-static int64
-ship_values(Nodes *nodes)
+/* The values of a node's states that changed since they were last sent, for the nodes with edges into them. */
+static const char *
+sending_values(const Nodes *nodes, int from)
 {
-	const Tree *tree = nodes->tree;
-	int64		shipped = 0;
-
-	for (int from = 0; from < nodes->n; from++)
-		for (int to = 0; to < nodes->n; to++)
-		{
-			const char *changed;
-
-			if (to == from)
-				continue;
-			changed = psprintf("s.id = r.id AND r.node = %d AND "
-							   "(" VALUE_COLUMNS("r") ") IS DISTINCT FROM (" VALUE_COLUMNS("s") ")",
-							   tree->nodes[to].number);
-			shipped += ship(nodes, from, to,
-							psprintf("SELECT array_agg(id ORDER BY id), array_agg(expanded ORDER BY id), "
-									 "array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), "
-									 "array_agg(proven ORDER BY id) FROM (SELECT s.id, " VALUE_COLUMNS("s") ", "
-									 "(row_number() OVER (ORDER BY s.id) - 1) / %d AS batch FROM %s r, %s s "
-									 "WHERE %s) v GROUP BY batch",
-									 SHIP_ROWS, tree->refs, tree->states, changed),
-							SHIPPED_VALUE_TYPES, "shard_accept_values", nodes->name_literal,
-							shipped_value_casts, SHIPPED_VALUE_ARRAYS);
-			remote_exec(&nodes->links[from],
-						psprintf("UPDATE %s r SET expanded = s.expanded, utility = s.utility, "
-								 "mobility = s.mobility, proven = s.proven FROM %s s WHERE %s",
-								 tree->refs, tree->states, changed));
-		}
-	return shipped;
+	return psprintf("WITH sent AS (UPDATE %1$s r SET expanded = s.expanded, utility = s.utility, "
+					"mobility = s.mobility, proven = s.proven FROM %2$s s WHERE s.id = r.id AND "
+					"(" VALUE_COLUMNS("r") ") IS DISTINCT FROM (" VALUE_COLUMNS("s") ") "
+					"RETURNING r.node, s.id, " VALUE_COLUMNS("s") ") "
+					"SELECT node, count(*), array_agg(id ORDER BY id), array_agg(expanded ORDER BY id), "
+					"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id) "
+					"FROM (SELECT v.*, (row_number() OVER (PARTITION BY node ORDER BY id) - 1) / %3$d AS batch "
+					"FROM sent v) b GROUP BY node, batch",
+					nodes->tree->refs, nodes->tree->states, SHIP_ROWS);
 }
+
+static const Exchange states_exchange = {
+	sending_states, "shard_accept", true, shipped_state_casts, SHIPPED_STATE_ARRAYS
+};
+static const Exchange values_exchange = {
+	sending_values, "shard_accept_values", false, shipped_value_casts, SHIPPED_VALUE_ARRAYS
+};
 
 /* The coordinator's _moves: every node's. */
 static void
@@ -469,19 +527,37 @@ frontier_depth(Nodes *nodes, int32 max_depth)
 	return depth;
 }
 
-/* Propagation in waves until no value changes; returns the waves. */
+/*
+ * Propagation: from scratch, every node's part at once first; then depth
+ * by depth from the deepest expanded, each followed by the values that
+ * changed, which on a graph whose edges all go one depth deeper leaves
+ * every value final; then in waves until no value changes (each a
+ * propagation of every part, of the ancestors of its changed ghosts when
+ * they are few).  Returns the waves.
+ */
 static int
 propagate_in_waves(Nodes *nodes, bool from_scratch)
 {
 	int			waves = 0;
 	int64		shipped;
+	int32		deepest;
 
+	if (from_scratch)
+		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, true)", nodes->name_literal));
+	tree_run(nodes->tree, RUN_PLAIN, "SELECT max(depth)::bigint FROM gametree.tree_depths WHERE " TREE_ROWS_KEY,
+			 0, NULL, NULL, SPI_OK_SELECT);
+	deepest = SPI_processed > 0 ? (int32) int8_or_zero(0, 1) : 0;
+	for (int32 depth = deepest - 1; depth >= 0; depth--)
+	{
+		CHECK_FOR_INTERRUPTS();
+		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, %d)", nodes->name_literal, depth));
+		(void) exchange(nodes, &values_exchange);
+	}
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, %s)", nodes->name_literal,
-								   from_scratch && waves == 0 ? "true" : "false"));
-		shipped = ship_values(nodes);
+		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, false)", nodes->name_literal));
+		shipped = exchange(nodes, &values_exchange);
 		waves++;
 	} while (shipped > 0 && waves < MAX_WAVES);
 	if (shipped > 0)
@@ -505,7 +581,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 	int			waves;
 
 	/* What a call cut short left unshipped comes first: the levels are complete before the next. */
-	ship_states(&nodes);
+	exchange(&nodes, &states_exchange);
 	for (;;)
 	{
 		int32		depth;
@@ -533,7 +609,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 		run_on_all(&nodes, psprintf("CALL gametree.shard_grow(%s, %d, %s, %s)", nodes.name_literal, depth,
 									left < 0 ? "NULL" : psprintf("%lld", (long long) left),
 									time_left));
-		ship_states(&nodes);
+		exchange(&nodes, &states_exchange);
 		ereport(NOTICE,
 				(errmsg("grow %s: depth %d expanded on %d nodes, %lld states, %.0f states/s", tree->qualified,
 						depth, nodes.n, (long long) tree_state_count(tree),
@@ -548,8 +624,9 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 	waves = propagate_in_waves(&nodes, false);
 	sum_counts(&nodes);
 	ereport(NOTICE,
-			(errmsg("grow %s: %lld states, propagated in %d waves", tree->qualified,
-					(long long) tree_state_count(tree), waves)));
+			(errmsg("grow %s: %lld states on %d nodes, propagated in %d waves, %lld bytes shipped between nodes",
+					tree->qualified, (long long) tree_state_count(tree), nodes.n, waves,
+					(long long) nodes.bytes_shipped)));
 }
 
 int64
@@ -557,7 +634,7 @@ shard_propagate(Tree *tree, bool from_scratch)
 {
 	Nodes		nodes = open_nodes(tree);
 
-	ship_states(&nodes);
+	exchange(&nodes, &states_exchange);
 	(void) propagate_in_waves(&nodes, from_scratch);
 	sum_counts(&nodes);
 	return 0;

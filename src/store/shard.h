@@ -62,7 +62,14 @@ extern int64 shard_create_part(text *name, text *game, int32 node, int64 low, in
  * them; returns the states stored.
  */
 extern int64 shard_accept(text *name, int32 node, Datum *columns);
-/* New values of ghosts (ids, expanded, utilities, mobilities, proven); returns those that changed. */
+/*
+ * New values of ghosts (ids, expanded, utilities, mobilities, proven);
+ * returns how many changed, which the next propagation here starts from.
+ */
 extern int64 shard_accept_values(text *name, Datum *columns);
+/* The states at depth of a node's part valued from their edges (tree_propagate_depth). */
+extern void shard_propagate_depth(text *name, int32 depth);
+/* propagate(tree, from_scratch) of a node's part, which the caller opened; returns the evaluations. */
+extern int64 shard_propagate_part(Tree *tree, bool from_scratch);
 
 #endif

@@ -10,7 +10,9 @@
 #include "catalog/pg_type.h"
 #include "store/catalog.h"
 #include "store/create.h"
+#include "store/propagate.h"
 #include "store/shard.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 
 int64
@@ -105,15 +107,81 @@ shard_accept_values(text *name, Datum *columns)
 	int64		changed;
 
 	spi_run(psprintf("UPDATE %s g SET expanded = u.expanded, utility = u.utility, mobility = u.mobility, "
-					 "proven = u.proven FROM unnest($1, $2, $3, $4, $5) u(id, expanded, utility, mobility, proven) "
+					 "proven = u.proven, changed = true "
+					 "FROM unnest($1, $2, $3, $4, $5) u(id, expanded, utility, mobility, proven) "
 					 "WHERE g.id = u.id AND (g.expanded, g.utility, g.mobility, g.proven) IS DISTINCT FROM "
 					 "(u.expanded, u.utility, u.mobility, u.proven)", tree->ghosts),
 			5, (Oid[]) {INT8ARRAYOID, BOOLARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID}, columns,
 			SPI_OK_UPDATE);
 	changed = SPI_processed;
-	/* The states with edges into them are to be valued again: the next propagation here does it. */
-	if (changed > 0)
-		tree_count_pending(tree, changed);
 	tree_close(tree);
 	return changed;
+}
+
+/*
+ * After expansions (or from scratch) the whole part, as on one server;
+ * otherwise the ancestors here of the ghosts whose values changed.  Either
+ * way in one transaction with the clearing of those changes, so that a
+ * propagation cut short leaves them for the next.
+ */
+void
+shard_propagate_depth(text *name, int32 depth)
+{
+	Tree	   *tree = open_part(name);
+
+	tree_propagate_depth(tree, depth);
+	tree_close(tree);
+}
+
+/* Changed ghosts up to a part's states over this: their ancestors alone are propagated. */
+#define REGION_SHARE 20
+
+int64
+shard_propagate_part(Tree *tree, bool from_scratch)
+{
+	PropagateControl control = {0};
+	PropagateResult result = {0};
+	int64		pending;
+
+	ArrayType  *changed = NULL;
+	int			nchanged = 0;
+	int64		states;
+
+	tree_hold_tables(tree);
+	tree_catalog_row(tree, "pending, states");
+	pending = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
+	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &(bool) {0}));
+	SPI_freetuptable(SPI_tuptable);
+	if (!from_scratch && pending == 0)
+	{
+		bool		isnull;
+		Datum		ids;
+
+		spi_run(psprintf("SELECT array_agg(id) FROM %s WHERE changed", tree->ghosts), 0, NULL, NULL,
+				SPI_OK_SELECT);
+		ids = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull)
+		{
+			changed = DatumGetArrayTypePCopy(ids);
+			nchanged = ArrayGetNItems(ARR_NDIM(changed), ARR_DIMS(changed));
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	/*
+	 * The ancestors of many states are most of the part, which a read of
+	 * the whole part evaluates faster than a walk up from each.
+	 */
+	if (from_scratch || pending > 0 || (int64) nchanged * REGION_SHARE > states)
+	{
+		tree_propagate(tree, from_scratch || pending == 0, &control, &result);
+		if (from_scratch)
+			tree_recount(tree);
+	}
+	else if (nchanged > 0)
+	{
+		tree_lock(tree);
+		(void) tree_propagate_up(tree, (int64 *) ARR_DATA_PTR(changed), nchanged, 0);
+	}
+	spi_run(psprintf("UPDATE %s SET changed = false WHERE changed", tree->ghosts), 0, NULL, NULL, SPI_OK_UPDATE);
+	return result.evaluations;
 }
