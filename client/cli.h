@@ -24,6 +24,7 @@ typedef enum OptionId
 	OPT_ROOT,
 	OPT_FORMAT,
 	OPT_RECORD,
+	OPT_NODES,
 	N_OPTIONS
 } OptionId;
 

@@ -57,6 +57,7 @@ static const struct option long_options[] = {
 	{"root", required_argument, NULL, OPT_COMMAND + OPT_ROOT},
 	{"format", required_argument, NULL, OPT_COMMAND + OPT_FORMAT},
 	{"record", required_argument, NULL, OPT_COMMAND + OPT_RECORD},
+	{"nodes", required_argument, NULL, OPT_COMMAND + OPT_NODES},
 	{NULL, 0, NULL, 0}
 };
 

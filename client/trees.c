@@ -48,12 +48,13 @@ run_list(PGconn *conn, Args *args)
 static int
 run_new(PGconn *conn, Args *args)
 {
-	const char *params[4] = {args->arg[1], args->opt[OPT_STATE], args->opt[OPT_FEN], args->arg[0]};
+	const char *params[5] = {args->arg[1], args->opt[OPT_STATE], args->opt[OPT_FEN], args->arg[0],
+	args->opt[OPT_NODES]};
 	PGresult   *res;
 
-	/* a NULL root is the game's initial state */
-	res = db_query(conn, "SELECT gametree.create_tree($4, $1, COALESCE($2::jsonb, gametree.from_fen($1, $3)))",
-				   4, params);
+	/* a NULL root is the game's initial state; NULL nodes, a tree on this server */
+	res = db_query(conn, "SELECT gametree.create_tree($4, $1, COALESCE($2::jsonb, gametree.from_fen($1, $3)), "
+				   "string_to_array($5, ','))", 5, params);
 	if (!res)
 		return EXIT_FAILED;
 	printf("%s\n", PQgetvalue(res, 0, 0));
@@ -83,7 +84,7 @@ const Command cmd_list = {
 };
 
 const Command cmd_new = {
-	"new", "TREE GAME [--fen FEN | --state JSON]",
+	"new", "TREE GAME [--fen FEN | --state JSON] [--nodes S1,S2,...]",
 	"create a tree, print its root id",
 	"Creates the tree TREE (name or schema.name) of GAME (tictactoe, connect4,\n"
 	"chess, checkers) and prints the id of its root.\n"
@@ -91,8 +92,11 @@ const Command cmd_new = {
 	"Options:\n"
 	"  --fen FEN       the root from a FEN (chess, and PDN FEN for checkers)\n"
 	"  --state JSON    the root as a state, a JSON array of facts\n"
-	"Without either, the root is the game's initial state.\n",
-	OPT_BIT(OPT_FEN) | OPT_BIT(OPT_STATE), 2, run_new
+	"  --nodes LIST    a tree sharded over these servers (foreign servers of\n"
+	"                  postgres_fdw, comma-separated): see the README,\n"
+	"                  \"Trees on several servers\"\n"
+	"Without --fen or --state, the root is the game's initial state.\n",
+	OPT_BIT(OPT_FEN) | OPT_BIT(OPT_STATE) | OPT_BIT(OPT_NODES), 2, run_new
 };
 
 const Command cmd_drop = {

@@ -33,6 +33,7 @@
 #include "store/propagate.h"
 #include "store/rowvalues.h"
 #include "store/schema.h"
+#include "store/shard.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
@@ -881,6 +882,7 @@ expand_state(text *name, int64 state_id)
 	GrowLimits	limits = {0};
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 
+	shard_refuse(tree, "expand");
 	tree_hold_tables(tree);
 
 	/*
@@ -946,6 +948,7 @@ grow_step(text *name, int32 batch_size, int32 max_depth, ExpansionCounts *stored
 	limits.batch_size = batch_size;
 	limits.max_depth = max_depth;
 	tree = tree_open(name, TREE_WRITE);
+	shard_refuse(tree, "grow_step");
 	tree_hold_tables(tree);
 	tree_grow_batch(tree, &limits, stored);
 	tree_close(tree);

@@ -414,7 +414,12 @@ tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *resul
 
 	tree_lock(ts->tree);
 	expanding = GetCurrentTimestamp();
-	written = expand_written(ts->tree, list, n, expanding, deadline, &expanded, &pending);
+	/*
+	 * A sharded tree's coordinator stores no states: its nodes do, level by
+	 * level, when it grows (shard.h).  The visits go to its edges all the same.
+	 */
+	written = ts->tree->nnodes > 0 ? 0 :
+		expand_written(ts->tree, list, n, expanding, deadline, &expanded, &pending);
 	expansions_done = GetCurrentTimestamp();
 	if (expanded > 0)
 	{
@@ -436,7 +441,7 @@ tree_search_end(TreeSearch *ts, const GameState *root, const SearchResult *resul
 		}
 	}
 	if (mcts != NULL)
-		add_visits(ts, mcts, list, written);
+		add_visits(ts, mcts, list, ts->tree->nnodes > 0 ? n : written);
 	if (written >= 100)
 		write_seconds_per_state = (GetCurrentTimestamp() - began) / 1e6 / written;
 	tree_close(ts->tree);

@@ -629,6 +629,17 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 					(long long) nodes.bytes_shipped)));
 }
 
+void
+shard_refuse(const Tree *tree, const char *call)
+{
+	if (tree->nnodes > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not expand sharded tree \"%s\"", call, tree->qualified),
+				 errdetail("The nodes of a sharded tree store its states level by level, as grow drives them."),
+				 errhint("CALL gametree.grow(%s, max_depth => ...);", quote_literal_cstr(tree->qualified))));
+}
+
 int64
 shard_propagate(Tree *tree, bool from_scratch)
 {

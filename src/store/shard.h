@@ -48,6 +48,8 @@ extern void shard_drop_parts(const Tree *tree);
 /* grow and propagate of a sharded tree (grow.h, propagate.h tell the arguments). */
 extern void shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool can_commit);
 extern int64 shard_propagate(Tree *tree, bool from_scratch);
+/* Ereports when tree is a sharded tree's coordinator, which call (expand, grow_step) cannot expand. */
+extern void shard_refuse(const Tree *tree, const char *call);
 
 /*
  * On a node: creates its part of a sharded tree, holding ids low..high,
