@@ -302,6 +302,28 @@ for ((i = 1; i <= NODES; i++)); do
 		 WHERE port <> '$(gt_node_port "$i")'"
 done
 
+# The README's worked example of a sharded tree (Trees on several servers):
+# its SQL block, marked as run here, prints its text block, trailing blanks
+# aside; then its tree c4 is dropped, for the c4 below.
+gt_log "the README's worked example"
+example_sql=$(awk '/^-- not run: needs the nodes \(test\/t\/shard_check.sh runs this block and checks its output\)$/ { on = 1; next }
+	on && /^```/ { exit } on { print }' "$GT_ROOT/README.md")
+example_out=$(awk '/^-- not run: needs the nodes \(test\/t\/shard_check.sh runs this block and checks its output\)$/ { seen = 1 }
+	seen && /^```text$/ { on = 1; next } on && /^```/ { exit } on { print }' "$GT_ROOT/README.md")
+if [ -z "$example_sql" ] || [ -z "$example_out" ]; then
+	not_ok "README.md: the worked example of Trees on several servers and its output are found"
+else
+	got=$(printf '%s\n' "$example_sql" | PGOPTIONS="-c client_min_messages=warning" "$GT_PGBIN/psql" -X -d "$DB" 2>&1 | sed 's/[[:space:]]*$//')
+	want=$(printf '%s\n' "$example_out" | sed 's/[[:space:]]*$//')
+	if [ "$got" = "$want" ]; then
+		ok "README.md: the worked example of Trees on several servers prints what the README shows"
+	else
+		not_ok "README.md: the worked example of Trees on several servers prints what the README shows" \
+			"$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"
+	fi
+	q "SELECT gametree.drop_tree('c4')" >/dev/null 2>&1 || true
+fi
+
 gt_log "tic-tac-toe in full over the nodes and on the coordinator alone"
 if grow_pair ttt one_ttt tictactoe ""; then
 	none "ttt: 5478 states, 16167 edges and 18 moves, as tic-tac-toe has" \
