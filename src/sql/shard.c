@@ -1,7 +1,7 @@
 /*
  * shard.c: the SQL functions a sharded tree's coordinator calls on its
  * nodes (store/shard.h): shard_create, shard_grow, shard_accept,
- * shard_accept_values and shard_propagate.
+ * shard_accept_values, shard_shipped and shard_propagate.
  */
 #include "postgres.h"
 
@@ -10,6 +10,7 @@
 #include "fmgr.h"
 #include "nodes/parsenodes.h"
 #include "store/grow.h"
+#include "store/propagate.h"
 #include "store/shard.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -100,9 +101,26 @@ PG_FUNCTION_INFO_V1(gametree_shard_propagate);
 Datum
 gametree_shard_propagate(PG_FUNCTION_ARGS)
 {
-	require_arguments(fcinfo, 0, 2);
+	require_arguments(fcinfo, 0, 1);
+	/* No depth: the propagation is over, and the part kept in memory for it goes. */
+	if (PG_ARGISNULL(1))
+	{
+		tree_forget_kept();
+		PG_RETURN_VOID();
+	}
 	SPI_connect();
 	shard_propagate_depth(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_shipped);
+Datum
+gametree_shard_shipped(PG_FUNCTION_ARGS)
+{
+	require_arguments(fcinfo, 0, 1);
+	SPI_connect();
+	shard_shipped(PG_GETARG_TEXT_PP(0));
 	SPI_finish();
 	PG_RETURN_VOID();
 }

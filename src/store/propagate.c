@@ -78,6 +78,7 @@ typedef struct GraphNode
 	int64		id;
 	int64		best_move;		/* 0: none */
 	int64		stored_best_move;	/* as in its row */
+	int32		depth;
 	int8		mover;
 	uint8		flags;
 	/* the packed value follows (NODE_VALUE), then the packed value as in its row (NODE_ROW_VALUE) */
@@ -90,6 +91,12 @@ typedef struct GraphEdge
 	int64		move_id;
 	/* the child's value as read with the edge, packed, follows */
 } GraphEdge;
+
+typedef struct GhostEdge
+{
+	int64		ghost;			/* the id of the state it leads to, a ghost */
+	int64		edge;			/* its index */
+} GhostEdge;
 
 typedef struct Graph
 {
@@ -116,6 +123,14 @@ typedef struct Graph
 	int64		writes_seen;	/* gametree.trees.writes when the tree was read */
 	bool		superseded;		/* an expansion was stored since */
 	TimestampTz noticed;
+	/*
+	 * On a node of a sharded tree whose part is kept in memory: the edges
+	 * to ghosts, by the ghost's id, so that new values of ghosts reach them.
+	 */
+	bool		keep_ghost_edges;
+	GhostEdge  *ghost_edges;
+	int64		nghost_edges,
+				maxghost_edges;
 } Graph;
 
 #define NODE(g, i) ((GraphNode *) ((g)->nodes + (Size) (i) * (g)->node_size))
@@ -297,6 +312,7 @@ typedef enum NodeColumn
 	NODE_COL_PROVEN,
 	NODE_COL_BEST_MOVE,
 	NODE_COL_STATE,
+	NODE_COL_DEPTH,
 	NODE_COLS
 } NodeColumn;
 
@@ -311,6 +327,7 @@ static const char *const node_columns[NODE_COLS] = {
 	[NODE_COL_BEST_MOVE] = "s.best_move",
 	/* Only leaf_value reads it, of a state valued by the game's estimate. */
 	[NODE_COL_STATE] = "CASE WHEN s.goal IS NULL AND NOT s.expanded THEN s.state END",
+	[NODE_COL_DEPTH] = "s.depth",
 };
 
 /*
@@ -370,6 +387,7 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 	node = NODE(g, g->nnodes);
 	memset(node, 0, g->node_size);
 	node->id = DatumGetInt64(col[NODE_COL_ID]);
+	node->depth = DatumGetInt32(col[NODE_COL_DEPTH]);
 	node->mover = role_of(g->game, col[NODE_COL_CONTROL], null[NODE_COL_CONTROL]);
 	node->stored_best_move = node->best_move =
 		null[NODE_COL_BEST_MOVE] ? 0 : DatumGetInt64(col[NODE_COL_BEST_MOVE]);
@@ -391,6 +409,17 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 		leaf_value(g, (Datum) 0, true, col[NODE_COL_STATE], null[NODE_COL_STATE], &v);
 	pack(&g->layout, &v, NODE_VALUE(g, g->nnodes));
 	g->nnodes++;
+}
+
+/* The value of an edge's child from the child's columns read with it (EDGE_COL_UTILITY on). */
+static void
+child_value(Graph *g, const Datum *col, const bool *null, Value *v)
+{
+	if (!null[EDGE_COL_STATE])
+		leaf_value(g, (Datum) 0, true, col[EDGE_COL_STATE], false, v);
+	else
+		value_read(g->codec, col[EDGE_COL_UTILITY], null[EDGE_COL_UTILITY], col[EDGE_COL_MOBILITY],
+				   null[EDGE_COL_MOBILITY], !null[EDGE_COL_PROVEN] && DatumGetBool(col[EDGE_COL_PROVEN]), v);
 }
 
 static void
@@ -419,12 +448,15 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	edge->init = init;
 	edge->move_id = DatumGetInt64(col[EDGE_COL_MOVE_ID]);
 	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_NEXT_ID]));
-	if (!null[EDGE_COL_STATE])
-		leaf_value(g, (Datum) 0, true, col[EDGE_COL_STATE], false, &v);
-	else
-		value_read(g->codec, col[EDGE_COL_UTILITY], null[EDGE_COL_UTILITY], col[EDGE_COL_MOBILITY],
-				   null[EDGE_COL_MOBILITY], !null[EDGE_COL_PROVEN] && DatumGetBool(col[EDGE_COL_PROVEN]), &v);
+	child_value(g, col, null, &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
+	if (edge->child < 0 && g->keep_ghost_edges)
+	{
+		make_room(g, (char **) &g->ghost_edges, &g->maxghost_edges, g->nghost_edges, sizeof(GhostEdge),
+				  "edges to other nodes");
+		g->ghost_edges[g->nghost_edges].ghost = DatumGetInt64(col[EDGE_COL_NEXT_ID]);
+		g->ghost_edges[g->nghost_edges++].edge = g->nedges;
+	}
 	g->nedges++;
 }
 
@@ -501,8 +533,15 @@ sort_edges(Graph *g)
 		g->edge_start[i + 1] += g->edge_start[i];
 	next = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(int32));
 	memcpy(next, g->edge_start, g->nnodes * sizeof(int32));
-	for (int64 e = 0; e < g->nedges; e++)
-		memcpy(sorted + (Size) next[EDGE(g, e)->init]++ * g->edge_size, EDGE(g, e), g->edge_size);
+	for (int64 e = 0, k = 0; e < g->nedges; e++)
+	{
+		int64		to = next[EDGE(g, e)->init]++;
+
+		/* The ghost edges were recorded in the order of the edges. */
+		if (k < g->nghost_edges && g->ghost_edges[k].edge == e)
+			g->ghost_edges[k++].edge = to;
+		memcpy(sorted + (Size) to * g->edge_size, EDGE(g, e), g->edge_size);
+	}
 	graph_free(g, next, Max(g->nnodes, 1) * sizeof(int32));
 	graph_free(g, g->edges, g->maxedges * g->edge_size);
 	g->edges = sorted;
@@ -778,6 +817,9 @@ write_changes(Graph *g, PropagateResult *result)
 		result->states_written += written;
 		result->skipped += nleaves - written;
 	}
+	/* A graph kept in memory writes again and again: its memory must not grow. */
+	graph_free(g, valued.rows, Max(g->nnodes, 1) * sizeof(int64));
+	graph_free(g, leaves.rows, Max(g->nnodes, 1) * sizeof(int64));
 	return complete;
 }
 
@@ -1003,6 +1045,142 @@ void
 tree_propagate_depth(const Tree *tree, int32 depth)
 {
 	(void) propagate_region(tree, "s.depth = $1", INT4OID, Int32GetDatum(depth), 0, "reading a depth");
+}
+
+/*
+ * A node's part of a sharded tree, kept in memory between the calls of one
+ * propagation (shard.h): each wave changes a few ghosts' values, and
+ * reading the part again for each would cost more than all the waves'
+ * evaluations.  It is valid while the part stores no states (its
+ * gametree.trees.writes stays); a call that fails drops it, since what it
+ * wrote was not committed.
+ */
+typedef struct KeptGraph
+{
+	Oid			states;			/* the part's table of states, 0: nothing kept */
+	int64		writes;			/* gametree.trees.writes when it was read */
+	bool		in_use;			/* a call is using it: found so, a call failed */
+	Graph		g;
+	PropagateControl control;
+} KeptGraph;
+
+static KeptGraph kept;
+
+void
+tree_forget_kept(void)
+{
+	if (OidIsValid(kept.states))
+		MemoryContextDelete(kept.g.cxt);
+	memset(&kept, 0, sizeof(KeptGraph));
+}
+
+static int
+ghost_edge_cmp(const void *a, const void *b)
+{
+	int64		x = ((const GhostEdge *) a)->ghost,
+				y = ((const GhostEdge *) b)->ghost;
+
+	return (x > y) - (x < y);
+}
+
+/* Reads the whole part, edges to other nodes valued by their ghosts, into kept. */
+static void
+keep_graph(const Tree *tree, int64 writes)
+{
+	Graph	   *g = &kept.g;
+
+	graph_init(g, tree, &kept.control);
+	MemoryContextSetParent(g->cxt, TopMemoryContext);
+	kept.states = tree->relids[TREE_STATES];
+	kept.writes = writes;
+	g->keep_ghost_edges = true;
+	(void) read_rows(g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)), 0, NULL, NULL,
+					 "reading states", 0, false, false);
+	index_nodes(g);
+	(void) read_rows(g, select_list(edge_columns, EDGE_COLS,
+									psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id", tree->edges, tree->ghosts)),
+					 0, NULL, NULL, "reading edges", 0, false, true);
+	sort_edges(g);
+	qsort(g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
+}
+
+/* The ghosts whose values changed since the last call: onto their edges, then no longer changed. */
+static void
+refresh_ghosts(const Tree *tree)
+{
+	Graph	   *g = &kept.g;
+
+	spi_run(psprintf("UPDATE %s c SET changed = false WHERE changed RETURNING c.id, %s, %s, %s, %s",
+					 tree->ghosts, edge_columns[EDGE_COL_UTILITY], edge_columns[EDGE_COL_MOBILITY],
+					 edge_columns[EDGE_COL_PROVEN], edge_columns[EDGE_COL_STATE]),
+			0, NULL, NULL, SPI_OK_UPDATE_RETURNING);
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		Datum		col[EDGE_COLS];
+		bool		null[EDGE_COLS];
+		GhostEdge	key;
+		GhostEdge  *found;
+		Value		v;
+
+		CHECK_FOR_INTERRUPTS();
+		key.ghost = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &null[0]));
+		for (int c = EDGE_COL_UTILITY; c < EDGE_COLS; c++)
+			col[c] = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c - EDGE_COL_UTILITY + 2, &null[c]);
+		child_value(g, col, null, &v);
+		found = bsearch(&key, g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
+		if (found == NULL)
+			continue;
+		/* bsearch finds one of the ghost's edges: from the first. */
+		while (found > g->ghost_edges && found[-1].ghost == key.ghost)
+			found--;
+		for (; found < g->ghost_edges + g->nghost_edges && found->ghost == key.ghost; found++)
+			pack(&g->layout, &v, EDGE_VALUE(g, found->edge));
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
+void
+tree_propagate_kept(const Tree *tree, int32 depth)
+{
+	Graph	   *g = &kept.g;
+	PropagateResult result = {0};
+	int64		writes;
+
+	tree_lock(tree);
+	writes = tree_writes(tree);
+	if (kept.in_use || kept.states != tree->relids[TREE_STATES] || kept.writes != writes)
+		tree_forget_kept();
+	if (!OidIsValid(kept.states))
+		keep_graph(tree, writes);
+	kept.in_use = true;
+	/* The graph outlives the call: the tree it names is this call's. */
+	g->tree = tree;
+	refresh_ghosts(tree);
+	if (depth >= 0)
+	{
+		Value	   *moves = palloc(g->game->max_moves * sizeof(Value));
+
+		for (int32 i = 0; i < g->nnodes; i++)
+			if (NODE(g, i)->depth == depth && (NODE(g, i)->flags & NODE_EVALUATE))
+				evaluate_node(g, i, moves);
+	}
+	else
+	{
+		for (int32 i = 0; i < g->nnodes; i++)
+			NODE(g, i)->flags &= ~(NODE_DONE | NODE_ON_STACK | NODE_CYCLIC);
+		(void) evaluate_all(g);
+	}
+	(void) write_changes(g, &result);
+	/* What is written is what the rows keep now. */
+	for (int32 i = 0; i < g->nnodes; i++)
+	{
+		memcpy(NODE_ROW_VALUE(g, i), row_value(g, i), g->layout.size);
+		NODE(g, i)->stored_best_move = row_best_move(g, i);
+	}
+	/* Evaluated whole, the part has nothing pending but what came after it was read. */
+	if (depth < 0)
+		(void) catalog_settle_pending(tree, writes, 0);
+	kept.in_use = false;
 }
 
 int64

@@ -56,6 +56,17 @@ extern bool tree_propagate_up(const Tree *tree, const int64 *ids, int n, Timesta
 extern void tree_propagate_depth(const Tree *tree, int32 depth);
 
 /*
+ * A node's part of a sharded tree, kept in memory between the calls of a
+ * propagation (read by the first, valid until the part stores states):
+ * takes the new values of the ghosts marked changed, then evaluates the
+ * states at depth (depth >= 0), or all of them until they settle (-1, and
+ * then nothing is pending), and writes what changed.  Takes the tree lock.
+ */
+extern void tree_propagate_kept(const Tree *tree, int32 depth);
+/* Frees the part kept in memory, if any. */
+extern void tree_forget_kept(void);
+
+/*
  * propagate(tree, from_scratch): tree_propagate without a deadline, and
  * from scratch a recount; returns the evaluations.
  */

@@ -171,16 +171,16 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 
 /*
  * Ghost rows have the columns of _states, so that a batch writes them as it
- * writes states; shipped marks those their holders have received, changed
- * those whose value changed since the last propagation here.  No
+ * writes states; changed marks those whose value changed since the last
+ * propagation here.  Those deeper than the depth the node's row in
+ * gametree.tree_nodes says was shipped are still to ship.  No
  * CHECK of the id: the holder's table checks it when the row arrives.
  */
 char *
 tree_ghosts_ddl(const char *ghosts, const char *states, const char *game, const char *tree)
 {
-	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, shipped boolean NOT NULL DEFAULT false, "
+	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, "
 					"changed boolean NOT NULL DEFAULT false, PRIMARY KEY (id)); "
-					"CREATE INDEX ON %1$s (id) WHERE NOT shipped; "
 					"COMMENT ON TABLE %1$s IS %3$s",
 					ghosts, states,
 					quote_literal_cstr(psprintf("gametree %s tree %s: states other nodes hold that edges here "

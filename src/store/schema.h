@@ -122,7 +122,8 @@ extern char *tree_graph_view_ddl(const char *graph, const char *edges, const cha
  * beside the three of every tree (names quoted and qualified):
  * - _ghosts, rows of states held by other nodes that edges here lead to:
  *   their values as last shipped from their holders, which propagation here
- *   reads, and (until shipped) the new states a batch found for them;
+ *   reads; those of a level not shipped yet are the new states its batches
+ *   found for other nodes;
  * - _refs, the nodes that hold edges into states held here, and the value
  *   they were last told of each.
  */

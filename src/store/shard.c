@@ -124,6 +124,8 @@ text_columns(int n)
 typedef struct Exchange
 {
 	const char *(*sending) (const Nodes *nodes, int from);
+	/* A statement that marks what was sent, run before the sender commits, or NULL: sending marks. */
+	const char *(*marking) (const Nodes *nodes, int from);
 	const char *function;		/* gametree's function that receives a batch */
 	bool		with_sender;	/* it takes the sender's number after the tree */
 	const char *const *casts;
@@ -207,7 +209,14 @@ exchange(Nodes *nodes, const Exchange *x)
 			remote_wait(nodes->receiving, n, "received text", NULL);
 		}
 		for (int from = 0; from < n; from++)
+		{
+			if (x->marking != NULL)
+			{
+				remote_query(&nodes->links[from], x->marking(nodes, from), "marked text");
+				SPI_freetuptable(SPI_tuptable);
+			}
 			remote_exec(&nodes->links[from], "COMMIT");
+		}
 	}
 	PG_CATCH();
 	{
@@ -242,16 +251,28 @@ ranges_values(const Nodes *nodes, int except)
 	return list.data;
 }
 
-/* A node's new ghosts, for the nodes that hold them. */
+/*
+ * A node's new ghosts (deeper than those shipped: a level's new states are
+ * one depth deeper than the last), for the nodes that hold them.
+ */
 static const char *
 sending_states(const Nodes *nodes, int from)
 {
-	return psprintf("WITH sent AS (UPDATE %s SET shipped = true WHERE NOT shipped RETURNING *) "
-					"SELECT node, count(*), " SHIPPED_STATE_COLUMNS " FROM (SELECT s.*, h.node, "
+	const Tree *tree = nodes->tree;
+
+	return psprintf("SELECT node, count(*), " SHIPPED_STATE_COLUMNS " FROM (SELECT s.*, h.node, "
 					"(row_number() OVER (PARTITION BY h.node ORDER BY s.id) - 1) / %d AS batch "
-					"FROM sent s JOIN (VALUES %s) h(node, low, high) ON s.id BETWEEN h.low AND h.high) b "
-					"GROUP BY node, batch",
-					nodes->tree->ghosts, SHIP_ROWS, ranges_values(nodes, from));
+					"FROM %s s JOIN (VALUES %s) h(node, low, high) ON s.id BETWEEN h.low AND h.high "
+					"WHERE s.depth > (SELECT coalesce(max(shipped), -1) FROM gametree.tree_nodes "
+					"WHERE schema = %s AND tree = %s AND server IS NULL)) b GROUP BY node, batch",
+					SHIP_ROWS, tree->ghosts, ranges_values(nodes, from), quote_literal_cstr(tree->schema),
+					quote_literal_cstr(tree->name));
+}
+
+static const char *
+marking_states(const Nodes *nodes, int from)
+{
+	return psprintf("SELECT gametree.shard_shipped(%s)", nodes->name_literal);
 }
 
 /* The columns whose changes a node ships to the nodes with edges into its states. */
@@ -273,10 +294,10 @@ sending_values(const Nodes *nodes, int from)
 }
 
 static const Exchange states_exchange = {
-	sending_states, "shard_accept", true, shipped_state_casts, SHIPPED_STATE_ARRAYS
+	sending_states, marking_states, "shard_accept", true, shipped_state_casts, SHIPPED_STATE_ARRAYS
 };
 static const Exchange values_exchange = {
-	sending_values, "shard_accept_values", false, shipped_value_casts, SHIPPED_VALUE_ARRAYS
+	sending_values, NULL, "shard_accept_values", false, shipped_value_casts, SHIPPED_VALUE_ARRAYS
 };
 
 /* The coordinator's _moves: every node's. */
@@ -547,7 +568,8 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 	tree_run(nodes->tree, RUN_PLAIN, "SELECT max(depth)::bigint FROM gametree.tree_depths WHERE " TREE_ROWS_KEY,
 			 0, NULL, NULL, SPI_OK_SELECT);
 	deepest = SPI_processed > 0 ? (int32) int8_or_zero(0, 1) : 0;
-	for (int32 depth = deepest - 1; depth >= 0; depth--)
+	/* One node has no ghosts: its first wave is final. */
+	for (int32 depth = nodes->n > 1 ? deepest - 1 : -1; depth >= 0; depth--)
 	{
 		CHECK_FOR_INTERRUPTS();
 		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, %d)", nodes->name_literal, depth));
@@ -560,6 +582,7 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 		shipped = exchange(nodes, &values_exchange);
 		waves++;
 	} while (shipped > 0 && waves < MAX_WAVES);
+	run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, NULL)", nodes->name_literal));
 	if (shipped > 0)
 		ereport(NOTICE,
 				(errmsg("propagation of %s stopped after %d waves: values still change between nodes",

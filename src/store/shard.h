@@ -26,7 +26,8 @@
  *   value changes.  On a graph without cycles the values are those of one
  *   server.
  * No step needs a transaction over several servers: each commits on its
- * own server, a batch is marked shipped only after its holder stored it,
+ * own server, what a node sends is marked shipped only after its holders
+ * stored it,
  * and storing one again changes nothing.  A job cut short at any moment
  * (an error, a cancel, a node killed) is finished by the next call.
  */
@@ -69,7 +70,16 @@ extern int64 shard_accept(text *name, int32 node, Datum *columns);
  * returns how many changed, which the next propagation here starts from.
  */
 extern int64 shard_accept_values(text *name, Datum *columns);
-/* The states at depth of a node's part valued from their edges (tree_propagate_depth). */
+/*
+ * Notes every ghost of a node's part shipped (its row in
+ * gametree.tree_nodes keeps the depth of the deepest), in the
+ * transaction that sent them, which commits once they are delivered.
+ */
+extern void shard_shipped(text *name);
+/*
+ * The states at depth of a node's part valued from their edges, the part
+ * kept in memory for the next calls (tree_propagate_kept).
+ */
 extern void shard_propagate_depth(text *name, int32 depth);
 /* propagate(tree, from_scratch) of a node's part, which the caller opened; returns the evaluations. */
 extern int64 shard_propagate_part(Tree *tree, bool from_scratch);

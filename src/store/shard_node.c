@@ -12,7 +12,6 @@
 #include "store/create.h"
 #include "store/propagate.h"
 #include "store/shard.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 
 int64
@@ -125,63 +124,45 @@ shard_accept_values(text *name, Datum *columns)
  * propagation cut short leaves them for the next.
  */
 void
+shard_shipped(text *name)
+{
+	Tree	   *tree = open_part(name);
+
+	tree_run(tree, RUN_AS_CATALOG_OWNER,
+			 psprintf("UPDATE gametree.tree_nodes SET shipped = (SELECT max(depth) FROM %s) "
+					  "WHERE " TREE_ROWS_KEY " AND server IS NULL", tree->ghosts),
+			 0, NULL, NULL, SPI_OK_UPDATE);
+	tree_close(tree);
+}
+
+void
 shard_propagate_depth(text *name, int32 depth)
 {
 	Tree	   *tree = open_part(name);
 
-	tree_propagate_depth(tree, depth);
+	tree_propagate_kept(tree, depth);
 	tree_close(tree);
 }
 
-/* Changed ghosts up to a part's states over this: their ancestors alone are propagated. */
-#define REGION_SHARE 20
-
+/*
+ * From scratch, the whole part read again and recounted; otherwise the part
+ * kept in memory since the last call of this propagation (or read now),
+ * with the ghosts' new values.
+ */
 int64
 shard_propagate_part(Tree *tree, bool from_scratch)
 {
 	PropagateControl control = {0};
 	PropagateResult result = {0};
-	int64		pending;
-
-	ArrayType  *changed = NULL;
-	int			nchanged = 0;
-	int64		states;
 
 	tree_hold_tables(tree);
-	tree_catalog_row(tree, "pending, states");
-	pending = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
-	states = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &(bool) {0}));
-	SPI_freetuptable(SPI_tuptable);
-	if (!from_scratch && pending == 0)
+	if (from_scratch)
 	{
-		bool		isnull;
-		Datum		ids;
-
-		spi_run(psprintf("SELECT array_agg(id) FROM %s WHERE changed", tree->ghosts), 0, NULL, NULL,
-				SPI_OK_SELECT);
-		ids = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-		if (!isnull)
-		{
-			changed = DatumGetArrayTypePCopy(ids);
-			nchanged = ArrayGetNItems(ARR_NDIM(changed), ARR_DIMS(changed));
-		}
-		SPI_freetuptable(SPI_tuptable);
+		tree_forget_kept();
+		tree_propagate(tree, true, &control, &result);
+		tree_recount(tree);
 	}
-	/*
-	 * The ancestors of many states are most of the part, which a read of
-	 * the whole part evaluates faster than a walk up from each.
-	 */
-	if (from_scratch || pending > 0 || (int64) nchanged * REGION_SHARE > states)
-	{
-		tree_propagate(tree, from_scratch || pending == 0, &control, &result);
-		if (from_scratch)
-			tree_recount(tree);
-	}
-	else if (nchanged > 0)
-	{
-		tree_lock(tree);
-		(void) tree_propagate_up(tree, (int64 *) ARR_DATA_PTR(changed), nchanged, 0);
-	}
-	spi_run(psprintf("UPDATE %s SET changed = false WHERE changed", tree->ghosts), 0, NULL, NULL, SPI_OK_UPDATE);
+	else
+		tree_propagate_kept(tree, -1);
 	return result.evaluations;
 }
