@@ -25,15 +25,12 @@ CREATE TABLE @extschema@.tree_nodes (
     server name,
     low    bigint NOT NULL,
     high   bigint NOT NULL CHECK (low <= high),
-    shipped integer,
     PRIMARY KEY (schema, tree, node)
 );
 COMMENT ON TABLE @extschema@.tree_nodes IS
 'Per sharded tree, the servers that hold its states: on the coordinator one row per node with the foreign server that reaches it, '
 'on a node one row without a server for the range held there; the ids low..high of a node are whole shards, 64 equal ranges of the ids; '
 'written by gametree''s functions only';
-COMMENT ON COLUMN @extschema@.tree_nodes.shipped IS
-'On a node: the depth of the deepest states it found for other nodes and shipped to them (NULL: none yet)';
 GRANT SELECT ON @extschema@.tree_nodes TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.tree_nodes', '');
 
@@ -79,9 +76,3 @@ COMMENT ON FUNCTION @extschema@.shard_propagate(text, integer) IS
 'On a node, called by the coordinator of a sharded tree: values the states held here at depth from their edges, those to other nodes'' states by <tree>_ghosts, '
 'keeping the part in memory for the next calls of the propagation; a NULL depth ends it and frees that memory';
 
-CREATE FUNCTION @extschema@.shard_shipped(tree text)
-RETURNS void
-AS 'MODULE_PATHNAME', 'gametree_shard_shipped'
-LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.shard_shipped(text) IS
-'On a node, called by the coordinator of a sharded tree in the transaction that sent the node''s new ghosts, committed once they are delivered: notes them shipped';

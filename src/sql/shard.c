@@ -1,7 +1,7 @@
 /*
  * shard.c: the SQL functions a sharded tree's coordinator calls on its
  * nodes (store/shard.h): shard_create, shard_grow, shard_accept,
- * shard_accept_values, shard_shipped and shard_propagate.
+ * shard_accept_values and shard_propagate.
  */
 #include "postgres.h"
 
@@ -110,17 +110,6 @@ gametree_shard_propagate(PG_FUNCTION_ARGS)
 	}
 	SPI_connect();
 	shard_propagate_depth(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
-	SPI_finish();
-	PG_RETURN_VOID();
-}
-
-PG_FUNCTION_INFO_V1(gametree_shard_shipped);
-Datum
-gametree_shard_shipped(PG_FUNCTION_ARGS)
-{
-	require_arguments(fcinfo, 0, 1);
-	SPI_connect();
-	shard_shipped(PG_GETARG_TEXT_PP(0));
 	SPI_finish();
 	PG_RETURN_VOID();
 }

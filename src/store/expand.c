@@ -592,7 +592,7 @@ is_new_elsewhere(const Batch *b, const BatchNode *node)
 	return node->kind == NODE_NEW && !is_new(b, node);
 }
 
-/* The ghosts a batch of a sharded tree's node found, to be shipped to the nodes that hold them. */
+/* The ghosts a batch of a sharded tree's node found, and in the outbox, to be shipped to the nodes that hold them. */
 static void
 insert_ghosts(Batch *b, BatchRows *rows)
 {
@@ -602,10 +602,18 @@ insert_ghosts(Batch *b, BatchRows *rows)
 										   get_namespace_oid(tree->schema, false)),
 		tree->ghosts, tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), false};
 
-	if (n > 0)
-		(void) write_rows(NULL, &table, STATE_INSERTED,
-						  tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
-						  n, fill_state, NULL, rows, SPI_OK_INSERT, NULL);
+	Datum	   *ids;
+
+	if (n == 0)
+		return;
+	(void) write_rows(NULL, &table, STATE_INSERTED, tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
+					  n, fill_state, NULL, rows, SPI_OK_INSERT, NULL);
+	ids = palloc(n * sizeof(Datum));
+	for (int32 k = 0; k < n; k++)
+		ids[k] = Int64GetDatum(rows->states[k].id);
+	spi_run_kept(psprintf("INSERT INTO %s (id) SELECT unnest($1)", tree->outbox), 1, (Oid[]) {INT8ARRAYOID},
+				 (Datum[]) {datum_array(ids, NULL, n, INT8OID)}, SPI_OK_INSERT);
+	pfree(ids);
 }
 
 /*

@@ -62,6 +62,7 @@ const TreeTable tree_tables[TREE_TABLES] = {
 
 StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_GHOSTS_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_OUTBOX_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_REFS_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_EDGES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
@@ -172,19 +173,26 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 /*
  * Ghost rows have the columns of _states, so that a batch writes them as it
  * writes states; changed marks those whose value changed since the last
- * propagation here.  Those deeper than the depth the node's row in
- * gametree.tree_nodes says was shipped are still to ship.  No
- * CHECK of the id: the holder's table checks it when the row arrives.
+ * propagation here.  No CHECK of the id: the holder's table checks it when
+ * the row arrives.  The outbox, the ghosts to ship, is a table of its own
+ * without an index: a batch adds to it, and shipping deletes from it,
+ * cheaper than rewriting ghost rows.
  */
 char *
-tree_ghosts_ddl(const char *ghosts, const char *states, const char *game, const char *tree)
+tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states, const char *game,
+				const char *tree)
 {
 	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, "
 					"changed boolean NOT NULL DEFAULT false, PRIMARY KEY (id)); "
-					"COMMENT ON TABLE %1$s IS %3$s",
+					"COMMENT ON TABLE %1$s IS %3$s; "
+					"CREATE TABLE %4$s (id bigint NOT NULL); "
+					"COMMENT ON TABLE %4$s IS %5$s",
 					ghosts, states,
 					quote_literal_cstr(psprintf("gametree %s tree %s: states other nodes hold that edges here "
-												"lead to, with their values as last shipped", game, tree)));
+												"lead to, with their values as last shipped", game, tree)),
+					outbox,
+					quote_literal_cstr(psprintf("gametree %s tree %s: the ids of the ghosts not shipped yet "
+												"to the nodes that hold them", game, tree)));
 }
 
 char *

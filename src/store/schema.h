@@ -79,6 +79,7 @@ typedef enum EdgesColumn
 #define TREE_GRAPH_SUFFIX "_graph"
 /* A node's own tables of a sharded tree (shard.h). */
 #define TREE_GHOSTS_SUFFIX "_ghosts"
+#define TREE_OUTBOX_SUFFIX "_outbox"
 #define TREE_REFS_SUFFIX "_refs"
 #define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
@@ -122,13 +123,14 @@ extern char *tree_graph_view_ddl(const char *graph, const char *edges, const cha
  * beside the three of every tree (names quoted and qualified):
  * - _ghosts, rows of states held by other nodes that edges here lead to:
  *   their values as last shipped from their holders, which propagation here
- *   reads; those of a level not shipped yet are the new states its batches
+ *   reads;
+ * - _outbox, the ids of the ghosts not shipped yet: new states the batches
  *   found for other nodes;
  * - _refs, the nodes that hold edges into states held here, and the value
  *   they were last told of each.
  */
-extern char *tree_ghosts_ddl(const char *ghosts, const char *states, const char *game,
-							 const char *tree);
+extern char *tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states,
+							 const char *game, const char *tree);
 extern char *tree_refs_ddl(const char *refs, const char *game, const char *tree);
 
 #endif

@@ -172,7 +172,8 @@ exchange(Nodes *nodes, const Exchange *x)
 	{
 		for (int from = 0; from < n; from++)
 		{
-			remote_exec(&nodes->links[from], "BEGIN");
+			/* One snapshot for what it sends and what it marks sent. */
+			remote_exec(&nodes->links[from], "BEGIN ISOLATION LEVEL REPEATABLE READ");
 			remote_send(&nodes->links[from], x->sending(nodes, from));
 		}
 		remote_wait(nodes->links, n, text_columns(x->arrays + 2), sent);
@@ -211,10 +212,7 @@ exchange(Nodes *nodes, const Exchange *x)
 		for (int from = 0; from < n; from++)
 		{
 			if (x->marking != NULL)
-			{
-				remote_query(&nodes->links[from], x->marking(nodes, from), "marked text");
-				SPI_freetuptable(SPI_tuptable);
-			}
+				remote_exec(&nodes->links[from], x->marking(nodes, from));
 			remote_exec(&nodes->links[from], "COMMIT");
 		}
 	}
@@ -251,10 +249,7 @@ ranges_values(const Nodes *nodes, int except)
 	return list.data;
 }
 
-/*
- * A node's new ghosts (deeper than those shipped: a level's new states are
- * one depth deeper than the last), for the nodes that hold them.
- */
+/* A node's new ghosts (those in its outbox), for the nodes that hold them. */
 static const char *
 sending_states(const Nodes *nodes, int from)
 {
@@ -262,17 +257,16 @@ sending_states(const Nodes *nodes, int from)
 
 	return psprintf("SELECT node, count(*), " SHIPPED_STATE_COLUMNS " FROM (SELECT s.*, h.node, "
 					"(row_number() OVER (PARTITION BY h.node ORDER BY s.id) - 1) / %d AS batch "
-					"FROM %s s JOIN (VALUES %s) h(node, low, high) ON s.id BETWEEN h.low AND h.high "
-					"WHERE s.depth > (SELECT coalesce(max(shipped), -1) FROM gametree.tree_nodes "
-					"WHERE schema = %s AND tree = %s AND server IS NULL)) b GROUP BY node, batch",
-					SHIP_ROWS, tree->ghosts, ranges_values(nodes, from), quote_literal_cstr(tree->schema),
-					quote_literal_cstr(tree->name));
+					"FROM %s o JOIN %s s ON s.id = o.id JOIN (VALUES %s) h(node, low, high) "
+					"ON s.id BETWEEN h.low AND h.high) b GROUP BY node, batch",
+					SHIP_ROWS, tree->outbox, tree->ghosts, ranges_values(nodes, from));
 }
 
+/* The sender's snapshot is the one its rows were read in: it deletes what it sent, nothing newer. */
 static const char *
 marking_states(const Nodes *nodes, int from)
 {
-	return psprintf("SELECT gametree.shard_shipped(%s)", nodes->name_literal);
+	return psprintf("DELETE FROM %s", nodes->tree->outbox);
 }
 
 /* The columns whose changes a node ships to the nodes with edges into its states. */

@@ -71,12 +71,6 @@ extern int64 shard_accept(text *name, int32 node, Datum *columns);
  */
 extern int64 shard_accept_values(text *name, Datum *columns);
 /*
- * Notes every ghost of a node's part shipped (its row in
- * gametree.tree_nodes keeps the depth of the deepest), in the
- * transaction that sent them, which commits once they are delivered.
- */
-extern void shard_shipped(text *name);
-/*
  * The states at depth of a node's part valued from their edges, the part
  * kept in memory for the next calls (tree_propagate_kept).
  */

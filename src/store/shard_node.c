@@ -124,18 +124,6 @@ shard_accept_values(text *name, Datum *columns)
  * propagation cut short leaves them for the next.
  */
 void
-shard_shipped(text *name)
-{
-	Tree	   *tree = open_part(name);
-
-	tree_run(tree, RUN_AS_CATALOG_OWNER,
-			 psprintf("UPDATE gametree.tree_nodes SET shipped = (SELECT max(depth) FROM %s) "
-					  "WHERE " TREE_ROWS_KEY " AND server IS NULL", tree->ghosts),
-			 0, NULL, NULL, SPI_OK_UPDATE);
-	tree_close(tree);
-}
-
-void
 shard_propagate_depth(text *name, int32 depth)
 {
 	Tree	   *tree = open_part(name);

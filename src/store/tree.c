@@ -264,6 +264,7 @@ tree_set_names(Tree *tree, const char *schema, const char *name)
 	tree->edges = quote_qualified_identifier(schema, tree_table_name(name, TREE_EDGES));
 	tree->graph = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GRAPH_SUFFIX));
 	tree->ghosts = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GHOSTS_SUFFIX));
+	tree->outbox = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_OUTBOX_SUFFIX));
 	tree->refs = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_REFS_SUFFIX));
 }
 

@@ -59,6 +59,7 @@ typedef struct Tree
 	/* On a node of a sharded tree: the range of ids held here, and the tables only a node has. */
 	const TreeNode *shard;
 	const char *ghosts;			/* quoted and qualified: children of its states that other nodes hold */
+	const char *outbox;			/* the ghosts not shipped yet */
 	const char *refs;			/* which nodes hold edges into its states, and what they were told */
 } Tree;
 
