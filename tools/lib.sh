@@ -265,10 +265,12 @@ $(tail -n +2 <<<"$out")"
 }
 
 # same DESCRIPTION SQL_A SQL_B: passes when both queries return the same
-# rows, as many times each (EXCEPT ALL both ways).
+# rows, as many times each (EXCEPT ALL both ways); each query runs once,
+# which halves the time on a tree read through its foreign partitions.
 same() {
-	none "$1" "(SELECT 'only in the first' AS side, x.* FROM (($2) EXCEPT ALL ($3)) x)
-	           UNION ALL (SELECT 'only in the second', y.* FROM (($3) EXCEPT ALL ($2)) y)"
+	none "$1" "WITH a AS MATERIALIZED ($2), b AS MATERIALIZED ($3)
+	           (SELECT 'only in the first' AS side, x.* FROM (TABLE a EXCEPT ALL TABLE b) x)
+	           UNION ALL (SELECT 'only in the second', y.* FROM (TABLE b EXCEPT ALL TABLE a) y)"
 }
 
 STATE_COLUMNS="id, state::text, goal, depth, control, expanded, utility, mobility, proven, best_move"

@@ -159,6 +159,47 @@ node_up() {
 	return 1
 }
 
+# nodes_idle WHAT: no node runs a statement of gametree for the grow that
+# WHAT cut short any more, within ten seconds: the coordinator cancelled
+# them, or (when its session is gone) they saw their client gone
+# (client_connection_check_interval).
+nodes_idle() {
+	local started i node busy; started=$(now)
+	for ((i = 0; i < 100; i++)); do
+		busy=
+		for ((node = 1; node <= NODES; node++)); do
+			busy+=$(run "$node" "SELECT ' node $node: ' || left(query, 60) FROM pg_stat_activity
+			                     WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()
+			                     AND query ~ '^(CALL|SELECT) gametree\.'" 2>/dev/null)
+		done
+		[ -z "$busy" ] && break
+		sleep 0.1
+	done
+	if [ -z "$busy" ]; then
+		ok "after $1, no node runs a statement of that grow any more (within $(since "$started") s)"
+	else
+		not_ok "after $1, no node runs a statement of that grow any more (within ten seconds)" "$busy"
+	fi
+}
+
+# missing TREE: notes, when TREE lacks states of one_c4, where they went:
+# how many are ghosts on each node, shipped or not, and how many ghosts
+# each node has not shipped.  For the report of a failure.
+missing() {
+	local t=$1 i
+	[ "$(q "SELECT count(*) FROM ${t}_states")" = "$(q "SELECT count(*) FROM one_c4_states")" ] && return
+	note "$t: where the states missing from it are:"
+	q "WITH missing AS MATERIALIZED (SELECT id, depth FROM one_c4_states EXCEPT SELECT id, depth FROM ${t}_states)
+	   SELECT 'missing: ' || count(*) || ' at depths ' || string_agg(DISTINCT depth::text, ',') FROM missing
+	   UNION ALL
+	   SELECT 'node' || n || ': ' || count(*) || ' of them ghosts there, ' || count(*) FILTER (WHERE g.shipped)
+	          || ' marked shipped'
+	   FROM generate_series(1, $NODES) n,
+	        dblink('node' || n, 'SELECT id, shipped FROM public.${t}_ghosts') AS g(id bigint, shipped boolean)
+	   WHERE g.id IN (SELECT id FROM missing) GROUP BY n" 2>&1 | sed 's/^/#   /'
+	sed -n 's/^NOTICE:  /#   the interrupted grow said: /p' "$WORK/$t.out" | tail -n 3
+}
+
 # grow_again TREE: the grow after the interruption succeeds, and the tree
 # then equals one_c4.
 grow_again() {
@@ -167,6 +208,7 @@ grow_again() {
 		ok "$t: grown again to depth $DEPTH after the interruption"
 		note "time: $t grown again $(since "$started") s"
 		compare "$t" one_c4
+		missing "$t"
 	else
 		not_ok "$t: grown again to depth $DEPTH after the interruption" "$out"
 	fi
@@ -241,6 +283,7 @@ if create_sharded c4_kill; then
 		not_ok "c4_kill: node 2 expands depth $((DEPTH - 1))" "$(cat "$WORK/c4_kill.out")"
 	fi
 	grow_failed c4_kill "ERROR:  node 2 of tree public\.c4_kill \(server node2\): "
+	nodes_idle "node 2's backend was killed"
 	if node_up 2; then
 		ok "node 2 is back after its crash recovery"
 		grow_again c4_kill
@@ -260,6 +303,7 @@ if create_sharded c4_stop; then
 		not_ok "c4_stop: node 3 stores states shipped after depth $((DEPTH - 2))" "$(cat "$WORK/c4_stop.out")"
 	fi
 	grow_failed c4_stop "ERROR:  node 3 of tree public\.c4_stop \(server node3\): "
+	NODES=2 nodes_idle "node 3 stopped"
 	fails "c4_stop: a grow while node 3 is down fails naming it" \
 		"node 3 of tree public\.c4_stop \(server node3\): could not establish connection" \
 		"CALL gametree.grow('c4_stop', max_depth => $DEPTH)"
@@ -281,6 +325,7 @@ if create_sharded c4_term; then
 		not_ok "c4_term: node 1 propagates" "$(cat "$WORK/c4_term.out")"
 	fi
 	grow_failed c4_term "FATAL:  terminating connection due to administrator command"
+	nodes_idle "the coordinator's session was terminated"
 	grow_again c4_term
 fi
 
@@ -307,6 +352,7 @@ if create_sharded c4_cancel; then
 		[ "$(grep -c '^CALL$' "$WORK/c4_cancel.out")" = 1 ]; then
 		ok "c4_cancel: the cancelled grow fails, the next one in the same session succeeds"
 		compare c4_cancel one_c4
+		missing c4_cancel
 	else
 		not_ok "c4_cancel: the cancelled grow fails, the next one in the same session succeeds" \
 			"$(grep -v '^NOTICE' "$WORK/c4_cancel.out")"
