@@ -53,7 +53,9 @@
 #     postgres's trees; their trees are unchanged;
 #   - pg_user_mappings shows bob alice's mappings without their options
 #     (her password): only alice and superusers see them.
-# About a minute and a half.
+# When a grown-again tree lacks states, notes say where they are (ghosts
+# on which nodes, marked shipped or not).  About two and a half minutes
+# (each comparison through the coordinator some 17 s).
 #
 # GT_SHARD_KEEP=1 keeps the databases, the roles and the nodes running.
 #
