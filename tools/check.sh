@@ -81,6 +81,9 @@ tap_script concurrency bash test/t/concurrency_check.sh
 gt_log "a tree sharded over three local nodes equals the same tree grown on one server"
 tap_script shard bash test/t/shard_check.sh
 
+gt_log "sharded trees: a node killed or stopped, the coordinator's session ended mid-grow; roles and their passwords"
+tap_script shard_crash bash test/t/shard_crash_check.sh
+
 gt_log "the tools that find bugs still build and run: the decoder, SQL and GDL fuzzers"
 tap_script tools bash test/t/tools_check.sh
 

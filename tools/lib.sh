@@ -229,3 +229,79 @@ not_ok() {
 	[ -z "${2:-}" ] || printf '%s\n' "$2" | head -n 30 | sed 's/^/#   /'
 }
 note() { printf '# %s\n' "$*"; }
+
+# The checks of the sharded tree scripts (test/t/shard_check.sh,
+# test/t/shard_crash_check.sh) on the database DB, which the script sets,
+# of the coordinator (the private cluster) or of a node.  Other scripts
+# define their own run, q, none and same in their place.
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# run WHERE SQL: the query's rows, unaligned, on the coordinator's database
+# (WHERE empty) or on node WHERE's.  The comparisons sort and hash wide rows.
+run() {
+	if [ -z "$1" ]; then
+		PGOPTIONS='-c work_mem=256MB' gt_psql -At -d "$DB" -c "$2"
+	else
+		gt_node_psql "$1" -At -d "$DB" -c "$2"
+	fi
+}
+q() { run "" "$1"; }
+
+# none DESCRIPTION SQL [NODE]: passes when the query (listing violations)
+# returns no row, on the coordinator or on NODE; otherwise shows how many
+# and the first ones.
+none() {
+	local out
+	if ! out=$(run "${3:-}" "WITH v AS MATERIALIZED ($2) SELECT count(*)::text FROM v
+	                        UNION ALL (SELECT left(v::text, 300) FROM v LIMIT 5)" 2>&1); then
+		not_ok "$1" "error: $out"
+	elif [ "$(head -n1 <<<"$out")" = 0 ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$(head -n1 <<<"$out") rows, e.g.:
+$(tail -n +2 <<<"$out")"
+	fi
+}
+
+# same DESCRIPTION SQL_A SQL_B: passes when both queries return the same
+# rows, as many times each (EXCEPT ALL both ways); each query runs once,
+# which halves the time on a tree read through its foreign partitions.
+same() {
+	none "$1" "WITH a AS MATERIALIZED ($2), b AS MATERIALIZED ($3)
+	           (SELECT 'only in the first' AS side, x.* FROM (TABLE a EXCEPT ALL TABLE b) x)
+	           UNION ALL (SELECT 'only in the second', y.* FROM (TABLE b EXCEPT ALL TABLE a) y)"
+}
+
+STATE_COLUMNS="id, state::text, goal, depth, control, expanded, utility, mobility, proven, best_move"
+
+# compare TREE ONE: the sharded tree TREE, read through the coordinator,
+# equals the one-server tree ONE.
+compare() {
+	local t=$1 one=$2 started; started=$(now)
+	none "$t: as many states, edges and moves as $one, and some" \
+		"SELECT a.states, b.states, a.edges, b.edges, a.moves, b.moves
+		 FROM (SELECT (SELECT count(*) FROM ${t}_states) AS states, (SELECT count(*) FROM ${t}_edges) AS edges,
+		              (SELECT count(*) FROM ${t}_moves) AS moves) a,
+		      (SELECT (SELECT count(*) FROM ${one}_states) AS states, (SELECT count(*) FROM ${one}_edges) AS edges,
+		              (SELECT count(*) FROM ${one}_moves) AS moves) b
+		 WHERE (a.states, a.edges, a.moves) IS DISTINCT FROM (b.states, b.edges, b.moves) OR a.states < 2"
+	same "$t: states ($STATE_COLUMNS) equal ${one}'s" \
+		"SELECT $STATE_COLUMNS FROM ${t}_states" "SELECT $STATE_COLUMNS FROM ${one}_states"
+	same "$t: edges (init_id, move_id, next_id) equal ${one}'s" \
+		"SELECT init_id, move_id, next_id FROM ${t}_edges" "SELECT init_id, move_id, next_id FROM ${one}_edges"
+	same "$t: the graph view's edges and values (utility, mobility, proven, visits, total) equal ${one}'s" \
+		"SELECT init_id, move_id, next_id, utility, mobility, proven, visits, total FROM ${t}_graph" \
+		"SELECT init_id, move_id, next_id, utility, mobility, proven, visits, total FROM ${one}_graph"
+	same "$t: moves (id, move) equal ${one}'s" "SELECT id, move FROM ${t}_moves" "SELECT id, move FROM ${one}_moves"
+	same "$t: tree_stats equals ${one}'s" \
+		"SELECT * FROM gametree.tree_stats('$t')" "SELECT * FROM gametree.tree_stats('$one')"
+	same "$t: depth_stats equals ${one}'s" \
+		"SELECT * FROM gametree.depth_stats('$t')" "SELECT * FROM gametree.depth_stats('$one')"
+	same "$t: outcomes equal ${one}'s" \
+		"SELECT * FROM gametree.outcomes('$t')" "SELECT * FROM gametree.outcomes('$one')"
+	same "$t: the principal variation from the root equals ${one}'s" \
+		"SELECT * FROM gametree.principal_variation('$t', (SELECT root_id FROM gametree.tree_info('$t')))" \
+		"SELECT * FROM gametree.principal_variation('$one', (SELECT root_id FROM gametree.tree_info('$one')))"
+	note "time: $t against $one through the coordinator $(since "$started") s"
+}

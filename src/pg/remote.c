@@ -174,13 +174,29 @@ remote_open(RemoteLink *link, const char *server, const char *purpose, const cha
 	remote_exec(link, REMOTE_SESSION_SETTINGS);
 }
 
+/*
+ * dblink_send_query reports a statement it could not send (a server gone)
+ * with a NOTICE and 0, after which dblink_get_result finds no result and
+ * no error: taken for done, a batch of states shipped there would be lost
+ * once its senders commit their marks.  So 0 is this link's error.
+ */
 void
 remote_send(RemoteLink *link, const char *sql)
 {
-	link_run(link, psprintf("SELECT %s.dblink_send_query($1, $2)", link->dblink), 2,
+	bool		sent;
+
+	link_run(link, psprintf("SELECT %s.dblink_send_query($1, $2) = 1", link->dblink), 2,
 			 (Oid[]) {TEXTOID, TEXTOID},
 			 (Datum[]) {CStringGetTextDatum(link->name), CStringGetTextDatum(sql)}, SPI_OK_SELECT);
-	link->busy = true;
+	sent = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &(bool) {0}));
+	SPI_freetuptable(SPI_tuptable);
+	link->busy = sent;
+	if (!sent)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("%s: could not send a statement", link->label),
+				 errdetail("The connection to the server was lost."),
+				 errhint("Once the server is back, the same call finishes what this one began.")));
 }
 
 /*
