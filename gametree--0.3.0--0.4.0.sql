@@ -76,3 +76,10 @@ COMMENT ON FUNCTION @extschema@.shard_propagate(text, integer) IS
 'On a node, called by the coordinator of a sharded tree: values the states held here at depth from their edges, those to other nodes'' states by <tree>_ghosts, '
 'keeping the part in memory for the next calls of the propagation; a NULL depth ends it and frees that memory';
 
+
+CREATE FUNCTION @extschema@.shard_written(tree text)
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'gametree_shard_written'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.shard_written(text) IS
+'On a node, called by the coordinator of a sharded tree between the steps of a propagation: the ids of the states this session''s last step wrote, NULL when it read the part (any state may have changed)';

@@ -1,7 +1,7 @@
 /*
  * shard.c: the SQL functions a sharded tree's coordinator calls on its
  * nodes (store/shard.h): shard_create, shard_grow, shard_accept,
- * shard_accept_values and shard_propagate.
+ * shard_accept_values, shard_propagate and shard_written.
  */
 #include "postgres.h"
 
@@ -112,4 +112,22 @@ gametree_shard_propagate(PG_FUNCTION_ARGS)
 	shard_propagate_depth(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
 	SPI_finish();
 	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_written);
+Datum
+gametree_shard_written(PG_FUNCTION_ARGS)
+{
+	Datum		written;
+
+	require_arguments(fcinfo, 0, 1);
+	SPI_connect();
+	written = shard_written(PG_GETARG_TEXT_PP(0));
+	/* The array outlives SPI's memory. */
+	if (written != (Datum) 0)
+		written = SPI_datumTransfer(written, false, -1);
+	SPI_finish();
+	if (written == (Datum) 0)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(written);
 }

@@ -1062,9 +1062,26 @@ typedef struct KeptGraph
 	bool		in_use;			/* a call is using it: found so, a call failed */
 	Graph		g;
 	PropagateControl control;
+	/*
+	 * The states the last call wrote, whose values the nodes with edges
+	 * into them are to be told; every state when the graph was read by the
+	 * last call (expansions changed states it did not write).
+	 */
+	bool		wrote_all;
+	int64	   *written;
+	int64		nwritten,
+				maxwritten;
 } KeptGraph;
 
 static KeptGraph kept;
+
+Datum
+tree_kept_written(const Tree *tree)
+{
+	if (kept.states != tree->relids[TREE_STATES] || kept.wrote_all)
+		return (Datum) 0;
+	return int8_array(kept.written, kept.nwritten);
+}
 
 void
 tree_forget_kept(void)
@@ -1150,7 +1167,8 @@ tree_propagate_kept(const Tree *tree, int32 depth)
 	writes = tree_writes(tree);
 	if (kept.in_use || kept.states != tree->relids[TREE_STATES] || kept.writes != writes)
 		tree_forget_kept();
-	if (!OidIsValid(kept.states))
+	kept.wrote_all = !OidIsValid(kept.states);
+	if (kept.wrote_all)
 		keep_graph(tree, writes);
 	kept.in_use = true;
 	/* The graph outlives the call: the tree it names is this call's. */
@@ -1172,8 +1190,13 @@ tree_propagate_kept(const Tree *tree, int32 depth)
 	}
 	(void) write_changes(g, &result);
 	/* What is written is what the rows keep now. */
+	kept.nwritten = 0;
 	for (int32 i = 0; i < g->nnodes; i++)
 	{
+		if (!node_changed(g, i))
+			continue;
+		make_room(g, (char **) &kept.written, &kept.maxwritten, kept.nwritten, sizeof(int64), "states written");
+		kept.written[kept.nwritten++] = NODE(g, i)->id;
 		memcpy(NODE_ROW_VALUE(g, i), row_value(g, i), g->layout.size);
 		NODE(g, i)->stored_best_move = row_best_move(g, i);
 	}

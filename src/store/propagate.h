@@ -65,6 +65,12 @@ extern void tree_propagate_depth(const Tree *tree, int32 depth);
 extern void tree_propagate_kept(const Tree *tree, int32 depth);
 /* Frees the part kept in memory, if any. */
 extern void tree_forget_kept(void);
+/*
+ * The ids of the states the last call of tree_propagate_kept wrote, as
+ * bigint[]; (Datum) 0 when it read the part, or kept another: the states
+ * changed by other means since (expansions) are not known then.
+ */
+extern Datum tree_kept_written(const Tree *tree);
 
 /*
  * propagate(tree, from_scratch): tree_propagate without a deadline, and

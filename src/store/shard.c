@@ -168,6 +168,9 @@ exchange(Nodes *nodes, const Exchange *x)
 	int64		delivered = 0;
 	MemoryContext cxt = CurrentMemoryContext;
 
+	/* A node alone finds no state another holds. */
+	if (n == 1)
+		return 0;
 	PG_TRY();
 	{
 		for (int from = 0; from < n; from++)
@@ -276,15 +279,23 @@ marking_states(const Nodes *nodes, int from)
 static const char *
 sending_values(const Nodes *nodes, int from)
 {
-	return psprintf("WITH sent AS (UPDATE %1$s r SET expanded = s.expanded, utility = s.utility, "
-					"mobility = s.mobility, proven = s.proven FROM %2$s s WHERE s.id = r.id AND "
+	/*
+	 * The states the node's last propagation step wrote, or when it does
+	 * not know them, every state with edges into it.
+	 */
+	return psprintf("WITH written AS (SELECT gametree.shard_written(%4$s) AS ids), "
+					"candidates AS (SELECT unnest(ids) AS id FROM written WHERE ids IS NOT NULL "
+					"UNION ALL SELECT DISTINCT id FROM %1$s WHERE (SELECT ids FROM written) IS NULL), "
+					"sent AS (UPDATE %1$s r SET expanded = s.expanded, utility = s.utility, "
+					"mobility = s.mobility, proven = s.proven FROM candidates c, %2$s s "
+					"WHERE r.id = c.id AND s.id = r.id AND "
 					"(" VALUE_COLUMNS("r") ") IS DISTINCT FROM (" VALUE_COLUMNS("s") ") "
 					"RETURNING r.node, s.id, " VALUE_COLUMNS("s") ") "
 					"SELECT node, count(*), array_agg(id ORDER BY id), array_agg(expanded ORDER BY id), "
 					"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id) "
 					"FROM (SELECT v.*, (row_number() OVER (PARTITION BY node ORDER BY id) - 1) / %3$d AS batch "
 					"FROM sent v) b GROUP BY node, batch",
-					nodes->tree->refs, nodes->tree->states, SHIP_ROWS);
+					nodes->tree->refs, nodes->tree->states, SHIP_ROWS, nodes->name_literal);
 }
 
 static const Exchange states_exchange = {

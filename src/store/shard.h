@@ -71,6 +71,12 @@ extern int64 shard_accept(text *name, int32 node, Datum *columns);
  */
 extern int64 shard_accept_values(text *name, Datum *columns);
 /*
+ * The ids of the states of a node's part that this session's last step of
+ * a propagation wrote, as bigint[], or (Datum) 0 when the step read the
+ * part: then any state may have changed (tree_kept_written).
+ */
+extern Datum shard_written(text *name);
+/*
  * The states at depth of a node's part valued from their edges, the part
  * kept in memory for the next calls (tree_propagate_kept).
  */

@@ -123,6 +123,16 @@ shard_accept_values(text *name, Datum *columns)
  * way in one transaction with the clearing of those changes, so that a
  * propagation cut short leaves them for the next.
  */
+Datum
+shard_written(text *name)
+{
+	Tree	   *tree = tree_open(name, TREE_READ);
+	Datum		written = tree_kept_written(tree);
+
+	tree_close(tree);
+	return written;
+}
+
 void
 shard_propagate_depth(text *name, int32 depth)
 {
