@@ -239,6 +239,9 @@ ranges_values(const Nodes *nodes, int except)
 			appendStringInfo(&list, "%s(%d, '%lld'::bigint, '%lld'::bigint)", list.len > 0 ? ", " : "",
 							 nodes->tree->nodes[i].number, (long long) nodes->tree->nodes[i].low,
 							 (long long) nodes->tree->nodes[i].high);
+	/* A tree on one node has no other: a row that no id falls in keeps the list valid SQL. */
+	if (list.len == 0)
+		appendStringInfoString(&list, "(NULL::integer, NULL::bigint, NULL::bigint)");
 	return list.data;
 }
 
