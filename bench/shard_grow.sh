@@ -2,17 +2,18 @@
 # bench/shard_grow.sh: connect four grown over two nodes against one node
 # (issue 24), and on the coordinator alone as the reference.
 #
-#   bash bench/shard_grow.sh                    # 2M states, 3 runs: about 10 minutes
-#   BENCH_QUICK=1 bash bench/shard_grow.sh      # 100,000 states, 1 run: a smoke run
-#   BENCH_STATES=500000 BENCH_RUNS=5 bash bench/shard_grow.sh
-#   BENCH_DEPTH=9 bash bench/shard_grow.sh      # max_depth => 9 instead of max_states
+#   bash bench/shard_grow.sh                    # depth 10, 2.48M states, 3 runs: about 15 minutes
+#   BENCH_QUICK=1 bash bench/shard_grow.sh      # depth 7, 76,959 states, 1 run: a smoke run
+#   BENCH_DEPTH=9 BENCH_RUNS=5 bash bench/shard_grow.sh
+#   BENCH_STATES=2000000 bash bench/shard_grow.sh   # max_states => 2000000 instead of max_depth
 #
 # It builds and installs the extension and starts the private cluster
 # (gt_setup, which holds the install lock until the script ends), the
-# coordinator, and two nodes (gt_start_nodes: node I in
-# $(gt_cluster_dir)/node<I>, its own unix socket, port GAMETREE_PORT + 100
-# + I), each with a fresh database gametree_bench; the coordinator's
-# gametree_bench has postgres_fdw, dblink and the foreign servers node1
+# coordinator, and two nodes (gt_start_server, as gt_start_node starts
+# them: node I in $(gt_cluster_dir)/node<I>, its own unix socket, port
+# GAMETREE_PORT + 100 + I, but with shared_buffers BENCH_NODE_BUFFERS,
+# default 512MB as the coordinator's), each with a fresh database
+# gametree_bench; the coordinator's gametree_bench has postgres_fdw, dblink and the foreign servers node1
 # and node2 (gt_node_servers_sql).  The nodes are stopped at the end.
 #
 # The configurations, run in turn in every round so that drift affects
@@ -26,7 +27,8 @@
 # value between nodes) and of every process of each server's postmaster
 # tree.  The grow's NOTICEs are captured with the time they arrived: the
 # last one per level ends the level, the final one tells the propagation
-# waves and the bytes shipped between nodes.
+# waves and the bytes shipped between nodes.  After a sharded grow, the
+# ghosts on the nodes count the states shipped.
 #
 # Printed per configuration, medians of BENCH_RUNS runs (default 3): the
 # states, the wall time of CALL grow, states/s, the seconds of the levels
@@ -95,20 +97,24 @@ if [ "${1:-}" = --sample ]; then
 	EOF
 fi
 
+# Depth 10 is 2,482,043 states, the same tree in every configuration
+# (max_states stops a sharded grow after the level that passes it, and
+# one server's within a level).
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	BENCH_RUNS=${BENCH_RUNS:-1}
-	BENCH_STATES=${BENCH_STATES:-100000}
+	[ -n "${BENCH_STATES:-}" ] || BENCH_DEPTH=${BENCH_DEPTH:-7}
 fi
 BENCH_RUNS=${BENCH_RUNS:-3}
-BENCH_STATES=${BENCH_STATES:-2000000}
+[ -n "${BENCH_STATES:-}" ] || BENCH_DEPTH=${BENCH_DEPTH:-10}
 BENCH_PROFILE=${BENCH_PROFILE:-1}
+BENCH_NODE_BUFFERS=${BENCH_NODE_BUFFERS:-512MB}
 source "$(dirname "$0")/bench.sh"
-case ${BENCH_DEPTH:-0}${BENCH_STATES}${BENCH_RUNS} in *[!0-9]*)
+case ${BENCH_DEPTH:-0}${BENCH_STATES:-0}${BENCH_RUNS} in *[!0-9]*)
 	echo "BENCH_DEPTH, BENCH_STATES and BENCH_RUNS are whole numbers" >&2; exit 2 ;; esac
-if [ -n "${BENCH_DEPTH:-}" ]; then
-	GROW_ARGS="max_depth => $BENCH_DEPTH"
-else
+if [ -n "${BENCH_STATES:-}" ]; then
 	GROW_ARGS="max_states => $BENCH_STATES"
+else
+	GROW_ARGS="max_depth => $BENCH_DEPTH"
 fi
 SELF=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 DB=gametree_bench
@@ -129,7 +135,13 @@ trap 'exit 130' INT TERM
 
 gt_setup
 unset PGOPTIONS PGSERVICE
-gt_start_nodes "$NODES"
+# The nodes get the coordinator's cache (gt_start_node gives them less), so
+# that a node and the one server differ only in what they run: stopped
+# first, since a node that already runs would be reused as it is.
+gt_stop_nodes "$NODES"
+for ((i = 1; i <= NODES; i++)); do
+	gt_start_server "$(gt_node_dir "$i")" "$(gt_node_port "$i")" "$BENCH_NODE_BUFFERS" "node $i"
+done
 gt_fresh_node_databases "$NODES" "$DB"
 gt_fresh_database "$DB" postgres_fdw dblink
 gt_node_servers_sql "$NODES" "$DB" | gt_psql -q -d "$DB"
@@ -151,6 +163,10 @@ checkpoint_all() {
 # grow_once CONFIG RUN [profile]: one timed grow; appends to
 # $BENCH_WORK/CONFIG.runs one line:
 #   states seconds levels_s propagation_s waves bytes coord_backend_s coord_other_s nodes_s
+#   ghosts first_levels_s
+# (the CPU in seconds; first_levels_s: the seconds of each of the levels of
+# depths 0 to 3, which expand 1 to 238 states: a level's fixed cost).
+# With "profile", the grow is sampled and not timed.
 grow_once() {
 	local config=$1 run=$2 profile=${3:-} tree nodes="" out notices before after
 	tree=$(tree_of "$config")
@@ -191,12 +207,21 @@ grow_once() {
 		exit 1
 	fi
 	[ -z "$profile" ] || return 0
-	awk -v ticks="$TICKS" -v before="$(cat "$before")" -v after="$(cat "$after")" '
+	# The states shipped: the ghosts that the nodes hold (each a state that
+	# an edge on one node leads to on another).
+	local ghosts=0 n
+	if [ "$config" != plain ]; then
+		for ((n = 1; n <= config; n++)); do
+			ghosts=$((ghosts + $(gt_node_psql "$n" -qAt -d "$DB" -c "SELECT count(*) FROM ${tree}_ghosts")))
+		done
+	fi
+	awk -v ticks="$TICKS" -v before="$(cat "$before")" -v after="$(cat "$after")" -v ghosts="$ghosts" '
 		FNR == 1 { file++ }
 		file == 1 && /^Time:/ { seconds = $2 / 1000 }
 		file == 1 && $1 == "states" { states = $2 }
 		file == 2 && / BENCH start/ { start = $1 }
 		file == 2 && / depth [0-9]+ expanded on / { levels = $1 }
+		file == 2 && / depth 3 expanded on / { first_levels = $1 }
 		file == 2 && / propagated in [0-9]+ waves/ {
 			propagated = $1
 			for (i = 1; i <= NF; i++) {
@@ -210,9 +235,9 @@ grow_once() {
 			other = (a[2] - b[2]) / ticks - backend
 			nodes = 0
 			for (i = 3; i in a; i++) nodes += (a[i] - b[i]) / ticks
-			if (levels == "") { levels = start; propagated = start }
-			printf "%d %.3f %.3f %.3f %d %d %.2f %.2f %.2f\n", states, seconds, levels - start,
-				propagated - levels, waves, bytes, backend, other, nodes
+			if (levels == "") { levels = start; propagated = start; first_levels = start }
+			printf "%d %.3f %.3f %.3f %d %d %.2f %.2f %.2f %d %.4f\n", states, seconds, levels - start,
+				propagated - levels, waves, bytes, backend, other, nodes, ghosts, (first_levels - start) / 4
 		}' "$out" "$notices" >>"$BENCH_WORK/$config.runs"
 }
 
@@ -250,9 +275,13 @@ awk -v one="$(rate 1)" -v two="$(rate 2)" -v plain="$(rate plain)" 'BEGIN {
 	printf "2 nodes over one server: %.2fx; 1 node over one server: %.2fx\n", two / plain, one / plain
 }'
 awk -v c="$(column 2 7)" -v s="$(column 2 1)" -v n="$(column 2 9)" -v n1="$(column 1 9)" -v s1="$(column 1 1)" \
-	-v b="$(column 2 6)" 'BEGIN {
-	printf "per state: coordinator backend %.2f us (2 nodes), nodes %.2f us (2 nodes) and %.2f us (1 node); %.0f bytes shipped\n",
-		c * 1e6 / s, n * 1e6 / s, n1 * 1e6 / s1, b / s
+	-v b="$(column 2 6)" -v g="$(column 2 10)" -v p="$(column plain 7)" -v sp="$(column plain 1)" \
+	-v f1="$(column 1 11)" -v f2="$(column 2 11)" 'BEGIN {
+	printf "CPU per state: one server %.2f us; 1 node: its server %.2f us; 2 nodes: their servers %.2f us, the coordinator %.2f us\n",
+		p * 1e6 / sp, n1 * 1e6 / s1, n * 1e6 / s, c * 1e6 / s
+	printf "2 nodes: %d states shipped (ghosts), %.2f per state; %.0f bytes and %.2f us of the coordinator per state shipped\n",
+		g, g / s, b / g, c * 1e6 / g
+	printf "a level'"'"'s fixed cost (depths 0 to 3): %.3f s on 1 node, %.3f s on 2 nodes\n", f1, f2
 }'
 
 if [ "$BENCH_PROFILE" = 1 ]; then
