@@ -163,7 +163,7 @@ checkpoint_all() {
 # grow_once CONFIG RUN [profile]: one timed grow; appends to
 # $BENCH_WORK/CONFIG.runs one line:
 #   states seconds levels_s propagation_s waves bytes coord_backend_s coord_other_s nodes_s
-#   ghosts first_levels_s
+#   ghosts first_levels_s levels
 # (the CPU in seconds; first_levels_s: the seconds of each of the levels of
 # depths 0 to 3, which expand 1 to 238 states: a level's fixed cost).
 # With "profile", the grow is sampled and not timed.
@@ -220,7 +220,7 @@ grow_once() {
 		file == 1 && /^Time:/ { seconds = $2 / 1000 }
 		file == 1 && $1 == "states" { states = $2 }
 		file == 2 && / BENCH start/ { start = $1 }
-		file == 2 && / depth [0-9]+ expanded on / { levels = $1 }
+		file == 2 && / depth [0-9]+ expanded on / { levels = $1; nlevels++ }
 		file == 2 && / depth 3 expanded on / { first_levels = $1 }
 		file == 2 && / propagated in [0-9]+ waves/ {
 			propagated = $1
@@ -236,8 +236,8 @@ grow_once() {
 			nodes = 0
 			for (i = 3; i in a; i++) nodes += (a[i] - b[i]) / ticks
 			if (levels == "") { levels = start; propagated = start; first_levels = start }
-			printf "%d %.3f %.3f %.3f %d %d %.2f %.2f %.2f %d %.4f\n", states, seconds, levels - start,
-				propagated - levels, waves, bytes, backend, other, nodes, ghosts, (first_levels - start) / 4
+			printf "%d %.3f %.3f %.3f %d %d %.2f %.2f %.2f %d %.4f %d\n", states, seconds, levels - start,
+				propagated - levels, waves, bytes, backend, other, nodes, ghosts, (first_levels - start) / 4, nlevels
 		}' "$out" "$notices" >>"$BENCH_WORK/$config.runs"
 }
 
@@ -282,6 +282,36 @@ awk -v c="$(column 2 7)" -v s="$(column 2 1)" -v n="$(column 2 9)" -v n1="$(colu
 	printf "2 nodes: %d states shipped (ghosts), %.2f per state; %.0f bytes and %.2f us of the coordinator per state shipped\n",
 		g, g / s, b / g, c * 1e6 / g
 	printf "a level'"'"'s fixed cost (depths 0 to 3): %.3f s on 1 node, %.3f s on 2 nodes\n", f1, f2
+}'
+
+# On paper: N nodes, each on its own machine.  Each node expands S/N states
+# at the 1-node CPU per state, plus its share of the work of the states
+# shipped (ghosts, sending, storing, refs, values: the 2-node servers' CPU
+# beyond the 1-node's, per state shipped); the coordinator relays every
+# state shipped, one after another (its CPU per state shipped); every level
+# and every propagation step costs the fixed time of a level, which grows
+# with the nodes (the coordinator asks them one after another).  With
+# uniform ids a share (N-1)/N of the children are another node's: the
+# states shipped per state are the 2-node figure times 2(N-1)/N.
+echo
+awk -v s="$(column 1 1)" -v t1="$(column 1 2)" -v n1="$(column 1 9)" -v n2="$(column 2 9)" -v g="$(column 2 10)" \
+	-v c="$(column 2 7)" -v f1="$(column 1 11)" -v f2="$(column 2 11)" -v levels="$(column 1 12)" \
+	-v t2="$(column 2 2)" 'BEGIN {
+	n1 /= s; g2 = g / s; x = (n2 / s - n1) / g2; c /= g
+	fb = f2 - f1; fa = f1 - fb; rounds = 2 * levels
+	printf "On paper (S = %d states; node CPU %.2f us a state, %.2f us more per state shipped; coordinator %.2f us per state shipped;\n", s, n1 * 1e6, x * 1e6, c * 1e6
+	printf "  a level or propagation step %.4f s + %.4f s per node, %d of them):\n", fa, fb, rounds
+	for (i = 1; i <= 5; i++) {
+		n = (i == 1) ? 1 : (i == 2) ? 2 : (i == 3) ? 8 : (i == 4) ? 64 : 256
+		gn = g2 * 2 * (n - 1) / n
+		nodes = s * (n1 + x * gn) / n; relay = s * c * gn; fixed = rounds * (fa + fb * n)
+		t = nodes + relay + fixed
+		if (n == 1) base = t
+		printf "  %4d %-5s %7.1f s = nodes %7.1f + coordinator relay %5.1f + fixed %6.1f; speed-up over 1 node %5.2fx%s\n", n, (n == 1) ? "node:" : "nodes:", t, nodes, relay, fixed, base / t,
+			(n == 1) ? sprintf(" (measured %.1f s)", t1) : (n == 2) ? sprintf(" (measured %.1f s on 2 shared cores)", t2) : ""
+	}
+	printf "  the bound: the coordinator relays %.2f states shipped per state at %.2f us: %.1f s, at most %.1fx over 1 node, whatever the nodes\n",
+		2 * g2, c * 1e6, s * c * 2 * g2, base / (s * c * 2 * g2)
 }'
 
 if [ "$BENCH_PROFILE" = 1 ]; then
