@@ -36,7 +36,10 @@
 # shipped per state, the CPU seconds of the coordinator's backend, of the
 # nodes' servers and of the coordinator's other processes, and the
 # coordinator backend's share of all that CPU; then the speed-up of 2
-# nodes over 1 node (the goal: 1.6 or more) and over one server.
+# nodes over 1 node (the goal: 1.6 or more) and over one server; the CPU
+# per state and per state shipped; and, on paper from those costs, the
+# time and speed-up at 8, 64 and 256 nodes (the model is told where it is
+# computed, and in bench/README.md).
 #
 # Then, unless BENCH_PROFILE=0, one more 2-node grow, not timed, sampled
 # every 100 ms (pg_stat_activity of each node through dblink, and whether
