@@ -139,6 +139,20 @@ remote_abandon(RemoteLink *links, int n)
 }
 
 void
+remote_fail(RemoteLink *links, RemoteLink *more, int n, MemoryContext cxt)
+{
+	ErrorData  *error;
+
+	MemoryContextSwitchTo(cxt);
+	error = CopyErrorData();
+	FlushErrorState();
+	remote_abandon(links, n);
+	if (more != NULL)
+		remote_abandon(more, n);
+	ReThrowError(error);
+}
+
+void
 remote_open(RemoteLink *link, const char *server, const char *purpose, const char *label)
 {
 	bool		open;
@@ -253,14 +267,7 @@ remote_wait(RemoteLink *links, int n, const char *columns, SPITupleTable **resul
 	}
 	PG_CATCH();
 	{
-		ErrorData  *error;
-
-		/* Abandoning may fail quietly, which flushes errors: the one that ended the wait is kept. */
-		MemoryContextSwitchTo(cxt);
-		error = CopyErrorData();
-		FlushErrorState();
-		remote_abandon(links, n);
-		ReThrowError(error);
+		remote_fail(links, NULL, n, cxt);
 	}
 	PG_END_TRY();
 }

@@ -50,6 +50,13 @@ extern void remote_wait(RemoteLink *links, int n, const char *columns, SPITupleT
 extern void remote_abandon(RemoteLink *links, int n);
 
 /*
+ * For a PG_CATCH: abandons both sets of links (more may be NULL) and
+ * throws the error being handled again (abandoning flushes errors of its
+ * own, which must not lose it).  cxt: the caller's memory context.
+ */
+extern void remote_fail(RemoteLink *links, RemoteLink *more, int n, MemoryContext cxt) pg_attribute_noreturn();
+
+/*
  * Runs a query and leaves its rows in SPI_tuptable, typed by columns (a
  * column definition list: "id bigint, state bytea").  Returns the rows.
  */

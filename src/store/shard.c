@@ -83,12 +83,25 @@ open_nodes(const Tree *tree)
 	return nodes;
 }
 
-/* The statement on every node at once; returns when all are done. */
+/*
+ * The statement on every node at once; returns when all are done.  A
+ * failure or a cancel while sending leaves none of them running.
+ */
 static void
 run_on_all(Nodes *nodes, const char *sql)
 {
-	for (int i = 0; i < nodes->n; i++)
-		remote_send(&nodes->links[i], sql);
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		for (int i = 0; i < nodes->n; i++)
+			remote_send(&nodes->links[i], sql);
+	}
+	PG_CATCH();
+	{
+		remote_fail(nodes->links, NULL, nodes->n, cxt);
+	}
+	PG_END_TRY();
 	remote_wait(nodes->links, nodes->n, "status text", NULL);
 }
 
@@ -221,15 +234,7 @@ exchange(Nodes *nodes, const Exchange *x)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *error;
-
-		/* Abandoning may fail quietly, which flushes errors: the one that ended the exchange is kept. */
-		MemoryContextSwitchTo(cxt);
-		error = CopyErrorData();
-		FlushErrorState();
-		remote_abandon(nodes->links, n);
-		remote_abandon(nodes->receiving, n);
-		ReThrowError(error);
+		remote_fail(nodes->links, nodes->receiving, n, cxt);
 	}
 	PG_END_TRY();
 	for (int from = 0; from < n; from++)
@@ -605,11 +610,13 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 	TimestampTz began = GetCurrentTimestamp();
 	TimestampTz deadline = time_limit >= 0 ? began + time_limit : 0;
 	int32		limit_depth = max_depth >= 0 ? max_depth : PG_INT32_MAX;
-	int64		states_before = tree_state_count(tree);
+	int64		states_before;
 	int			waves;
 
 	/* What a call cut short left unshipped comes first: the levels are complete before the next. */
 	exchange(&nodes, &states_exchange);
+	sum_counts(&nodes);
+	states_before = tree_state_count(tree);
 	for (;;)
 	{
 		int32		depth;
@@ -620,7 +627,6 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 		CHECK_FOR_INTERRUPTS();
 		/* One driver at a time: a level is expanded and shipped before another session starts the next. */
 		tree_lock(tree);
-		sum_counts(&nodes);
 		states = tree_state_count(tree);
 		if (max_states >= 0 && states >= max_states)
 			break;
@@ -638,6 +644,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 									left < 0 ? "NULL" : psprintf("%lld", (long long) left),
 									time_left));
 		exchange(&nodes, &states_exchange);
+		sum_counts(&nodes);
 		ereport(NOTICE,
 				(errmsg("grow %s: depth %d expanded on %d nodes, %lld states, %.0f states/s", tree->qualified,
 						depth, nodes.n, (long long) tree_state_count(tree),
@@ -651,6 +658,11 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 	}
 	waves = propagate_in_waves(&nodes, false);
 	sum_counts(&nodes);
+	if (can_commit)
+	{
+		SPI_commit();
+		tree->path_level = gt_pin_search_path();
+	}
 	ereport(NOTICE,
 			(errmsg("grow %s: %lld states on %d nodes, propagated in %d waves, %lld bytes shipped between nodes",
 					tree->qualified, (long long) tree_state_count(tree), nodes.n, waves,
