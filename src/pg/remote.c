@@ -56,16 +56,24 @@ dblink_schema_name(void)
 
 /* Reports an error of a remote call as the link's, with its code, detail and hint. */
 static void
-rethrow_as_link(const RemoteLink *link, MemoryContext cxt)
+rethrow_as_link(RemoteLink *link, MemoryContext cxt)
 {
 	ErrorData  *error;
 
 	MemoryContextSwitchTo(cxt);
 	error = CopyErrorData();
+	FlushErrorState();
+
+	/*
+	 * The link is closed, whatever went wrong: a connection the server
+	 * dropped would otherwise stay in dblink's list and fail the next call
+	 * too, and a statement interrupted here may still run there.
+	 */
+	link->busy = true;
+	remote_abandon(link, 1);
 	/* A cancel of this session is the caller's, not the server's. */
 	if (error->sqlerrcode == ERRCODE_QUERY_CANCELED || error->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
-		PG_RE_THROW();
-	FlushErrorState();
+		ReThrowError(error);
 	ereport(ERROR,
 			(errcode(error->sqlerrcode),
 			 errmsg("%s: %s", link->label, error->message),
