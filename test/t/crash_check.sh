@@ -104,8 +104,6 @@ start_server() {
 	)
 }
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # ------------------------------------------------------------------- checks
 
@@ -116,29 +114,7 @@ finish() {
 	exit 1
 }
 
-q() { gt_psql -At -d "$DB" -c "$1"; }
-
-# none DESCRIPTION SQL: passes when the query (a plain SELECT listing the
-# violations) returns no row; otherwise prints how many and the first ones.
-none() {
-	local out
-	if ! out=$(q "WITH v AS MATERIALIZED ($2) SELECT count(*)::text FROM v
-	              UNION ALL (SELECT left(v::text, 300) FROM v LIMIT 5)" 2>&1); then
-		not_ok "$1" "error: $out"
-	elif [ "$(head -n1 <<<"$out")" = 0 ]; then
-		ok "$1"
-	else
-		not_ok "$1" "$(head -n1 <<<"$out") rows, e.g.:
-$(tail -n +2 <<<"$out")"
-	fi
-}
-
-# same DESCRIPTION SQL_A SQL_B: passes when both queries return the same set
-# of rows (EXCEPT both ways, duplicates aside).
-same() {
-	none "$1" "(SELECT 'only in first' AS side, x.* FROM (($2) EXCEPT ($3)) x)
-	           UNION ALL (SELECT 'only in second', y.* FROM (($3) EXCEPT ($2)) y)"
-}
+# now, since, q, none and same are tools/lib.sh's (times; a query on $DB, no rows, the same rows).
 
 # The structure of tree $1 holds together: run after a crash, before it is
 # grown again, and once more after.
