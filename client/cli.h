@@ -25,6 +25,10 @@ typedef enum OptionId
 	OPT_FORMAT,
 	OPT_RECORD,
 	OPT_NODES,
+	OPT_HTTP_PORT,
+	OPT_LISTEN,
+	OPT_MARGIN,
+	OPT_KEEP_TREES,
 	N_OPTIONS
 } OptionId;
 
@@ -61,6 +65,7 @@ extern const Command cmd_show;
 extern const Command cmd_uci;
 extern const Command cmd_load;
 extern const Command cmd_unload;
+extern const Command cmd_ggp;
 
 /*
  * The position of --state, --fen or the game's initial state, as SQL with

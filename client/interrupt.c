@@ -23,7 +23,7 @@ on_interrupt(int signo)
 }
 
 void
-interrupt_install(void)
+interrupt_also_on(int signo)
 {
 	struct sigaction sa;
 
@@ -31,7 +31,13 @@ interrupt_install(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_interrupt;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
+	sigaction(signo, &sa, NULL);
+}
+
+void
+interrupt_install(void)
+{
+	interrupt_also_on(SIGINT);
 }
 
 bool

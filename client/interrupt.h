@@ -8,6 +8,8 @@
 #include <stdbool.h>
 
 void		interrupt_install(void);
+/* Another signal (SIGTERM) handled as Ctrl-C is. */
+void		interrupt_also_on(int signo);
 bool		interrupted(void);
 
 #endif

@@ -25,7 +25,7 @@
 
 static const Command *const commands[] = {
 	&cmd_list, &cmd_new, &cmd_drop, &cmd_stats, &cmd_best, &cmd_analyse, &cmd_grow,
-	&cmd_play, &cmd_show, &cmd_uci, &cmd_load, &cmd_unload
+	&cmd_play, &cmd_show, &cmd_uci, &cmd_load, &cmd_unload, &cmd_ggp
 };
 
 #define N_COMMANDS ((int) (sizeof commands / sizeof commands[0]))
@@ -58,6 +58,10 @@ static const struct option long_options[] = {
 	{"format", required_argument, NULL, OPT_COMMAND + OPT_FORMAT},
 	{"record", required_argument, NULL, OPT_COMMAND + OPT_RECORD},
 	{"nodes", required_argument, NULL, OPT_COMMAND + OPT_NODES},
+	{"http-port", required_argument, NULL, OPT_COMMAND + OPT_HTTP_PORT},
+	{"listen", required_argument, NULL, OPT_COMMAND + OPT_LISTEN},
+	{"margin", required_argument, NULL, OPT_COMMAND + OPT_MARGIN},
+	{"keep-trees", no_argument, NULL, OPT_COMMAND + OPT_KEEP_TREES},
 	{NULL, 0, NULL, 0}
 };
 
@@ -185,6 +189,10 @@ check_args(const Command *cmd, const Args *args)
 	if (args->opt[OPT_JOBS] && check_number(cmd, OPT_JOBS, args->opt[OPT_JOBS], 1, 64))
 		return EXIT_USAGE;
 	if (args->opt[OPT_ROOT] && check_number(cmd, OPT_ROOT, args->opt[OPT_ROOT], LLONG_MIN, LLONG_MAX))
+		return EXIT_USAGE;
+	if (args->opt[OPT_HTTP_PORT] && check_number(cmd, OPT_HTTP_PORT, args->opt[OPT_HTTP_PORT], 1, 65535))
+		return EXIT_USAGE;
+	if (args->opt[OPT_MARGIN] && check_number(cmd, OPT_MARGIN, args->opt[OPT_MARGIN], 0, 60000))
 		return EXIT_USAGE;
 	if (args->opt[OPT_FORMAT] && strcmp(args->opt[OPT_FORMAT], "dot") != 0 &&
 		strcmp(args->opt[OPT_FORMAT], "json") != 0)

@@ -1,0 +1,510 @@
+/*
+ * ggp_match.c: a match against the database (ggp_match.h).
+ *
+ * The moves travel as KIF and become the engine's JSON on the server
+ * (gametree.from_kif, gametree.to_kif), so the client holds no second copy
+ * of the conversion.  The record (gametree.match_begin, match_move,
+ * match_end) checks every joint move against the rules: the state it keeps
+ * is the one searched.
+ *
+ * Time: a clock runs from the moment the request arrived; the player keeps
+ * Player.margin back for the reply.  A search is sent without waiting and
+ * cancelled on the server when the deadline comes, and a random legal
+ * action, fetched before the search began, answers instead.
+ */
+#include "ggp_match.h"
+
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "query.h"
+#include "report.h"
+
+/* A search given less than this is not worth starting: the fallback answers. */
+#define MIN_SEARCH_SECONDS 0.05
+/* How long a cancelled search may take to end before the connection is replaced. */
+#define SETTLE_SECONDS 10.0
+
+double
+ggp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Runs a statement; on a server error its message goes to why and NULL comes back. */
+static PGresult *
+run(PGconn *conn, const char *sql, int n, const char *const *params, StrBuf *why)
+{
+	PGresult   *error = NULL;
+	PGresult   *res = db_query_try(conn, sql, n, params, &error);
+
+	if (!res)
+	{
+		if (error)
+			sb_printf(why, "%s", PQresultErrorField(error, PG_DIAG_MESSAGE_PRIMARY));
+		else
+			sb_printf(why, "%s", PQstatus(conn) == CONNECTION_OK ? "the statement failed" : PQerrorMessage(conn));
+		PQclear(error);
+	}
+	return res;
+}
+
+/* The single value of a statement's single row, or NULL (why says so). */
+static char *
+run_value(PGconn *conn, const char *sql, int n, const char *const *params, StrBuf *why)
+{
+	PGresult   *res = run(conn, sql, n, params, why);
+	char	   *value = NULL;
+
+	if (res && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+		value = xstrdup(PQgetvalue(res, 0, 0));
+	else if (res)
+		sb_printf(why, "no value from the server");
+	PQclear(res);
+	return value;
+}
+
+/*
+ * The game of the rules: found loaded under the name their text gives, or
+ * loaded now.  A match that loads the same rules at the same moment takes
+ * the name first: then the game is loaded all the same.
+ */
+static char *
+rules_game(PGconn *conn, const Sexpr *rules, StrBuf *why)
+{
+	StrBuf		kif;
+	char	   *name = NULL;
+	PGresult   *res = NULL;
+	PGresult   *error = NULL;
+	const char *params[2];
+
+	sb_init(&kif);
+	for (int i = 0; i < rules->n; i++)
+	{
+		sexpr_write(rules->items[i], &kif);
+		sb_append(&kif, "\n");
+	}
+	params[1] = kif.data;
+	res = run(conn, "SELECT 'ggp_' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 24), "
+			  "EXISTS (SELECT FROM gametree.gdl_games g "
+			  "WHERE g.name = 'ggp_' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 24))",
+			  1, params + 1, why);
+	if (!res)
+		goto done;
+	name = xstrdup(PQgetvalue(res, 0, 0));
+	if (strcmp(PQgetvalue(res, 0, 1), "t") != 0)
+	{
+		PGresult   *loaded;
+		const char *sqlstate;
+
+		params[0] = name;
+		loaded = db_query_try(conn, "SELECT game FROM gametree.load_game($1, $2)", 2, params, &error);
+		sqlstate = error ? PQresultErrorField(error, PG_DIAG_SQLSTATE) : NULL;
+		if (!loaded && !(sqlstate && strcmp(sqlstate, "42710") == 0))
+		{
+			sb_printf(why, "the rules do not load: %s",
+					  error ? PQresultErrorField(error, PG_DIAG_MESSAGE_PRIMARY) : "the connection failed");
+			free(name);
+			name = NULL;
+		}
+		PQclear(loaded);
+	}
+done:
+	PQclear(res);
+	PQclear(error);
+	sb_free(&kif);
+	return name;
+}
+
+/* A tree name no other match of any player takes: the time, the process and a count. */
+static char *
+new_tree_name(void)
+{
+	static int	count;
+	char		name[64];
+
+	snprintf(name, sizeof name, "ggp_%ld_%d_%d", (long) time(NULL), (int) getpid(),
+			 __atomic_add_fetch(&count, 1, __ATOMIC_SEQ_CST));
+	return xstrdup(name);
+}
+
+static char *
+seconds_text(double seconds)
+{
+	char		text[32];
+
+	snprintf(text, sizeof text, "%.3f", seconds);
+	return xstrdup(text);
+}
+
+/*
+ * The search's action as KIF, or NULL when it failed or the deadline came
+ * first (then it is cancelled, and m->in_flight says its results are
+ * still to be read).  why tells which.
+ */
+static char *
+search(const Player *p, Match *m, double deadline, StrBuf *why)
+{
+	double		limit = deadline - ggp_now();
+	char	   *limit_text;
+	char		index[16];
+	const char *params[6];
+	char	   *action = NULL;
+	PGresult   *res;
+	bool		late = false;
+
+	if (limit < MIN_SEARCH_SECONDS)
+	{
+		sb_printf(why, "no time to search");
+		return NULL;
+	}
+	limit_text = seconds_text(limit);
+	snprintf(index, sizeof index, "%d", m->role_index);
+	params[0] = m->game.name;
+	params[1] = m->state;
+	params[2] = limit_text;
+	params[3] = p->method;
+	params[4] = p->use_tree ? m->tree : NULL;
+	params[5] = index;
+	if (!query_send(m->conn, "SELECT gametree.to_kif(gametree.bestmove($1, $2::jsonb, "
+					"time_limit => make_interval(secs => $3::float8), method => $4, tree => $5) -> $6::int -> 2)",
+					6, params))
+	{
+		sb_printf(why, "%s", PQerrorMessage(m->conn));
+		free(limit_text);
+		return NULL;
+	}
+	free(limit_text);
+	while (PQisBusy(m->conn))
+	{
+		double		left = deadline - ggp_now();
+
+		if (left <= 0 || wait_socket(PQsocket(m->conn), WAIT_READ, left) == 0)
+		{
+			late = true;
+			break;
+		}
+		if (!PQconsumeInput(m->conn))
+			break;
+	}
+	if (late)
+	{
+		PGcancel   *cancel = PQgetCancel(m->conn);
+
+		query_cancel(cancel);
+		PQfreeCancel(cancel);
+		m->in_flight = true;
+		sb_printf(why, "the search ran out of time");
+		return NULL;
+	}
+	while ((res = PQgetResult(m->conn)) != NULL)
+	{
+		if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) && !action)
+			action = xstrdup(PQgetvalue(res, 0, 0));
+		else if (PQresultStatus(res) != PGRES_TUPLES_OK)
+			sb_printf(why, "the search failed: %s", PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) ?
+					  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : PQerrorMessage(m->conn));
+		PQclear(res);
+	}
+	return action;
+}
+
+void
+match_settle(Match *m)
+{
+	double		deadline = ggp_now() + SETTLE_SECONDS;
+	PGresult   *res;
+
+	if (!m->in_flight)
+		return;
+	m->in_flight = false;
+	while (PQisBusy(m->conn))
+	{
+		double		left = deadline - ggp_now();
+
+		if (left <= 0 || wait_socket(PQsocket(m->conn), WAIT_READ, left) == 0 || !PQconsumeInput(m->conn))
+		{
+			/* a server that does not end the search: a new connection for the match */
+			report("match %s: the cancelled search did not end; reconnecting", m->id);
+			PQreset(m->conn);
+			return;
+		}
+	}
+	while ((res = PQgetResult(m->conn)) != NULL)
+		PQclear(res);
+}
+
+bool
+match_preview(const Player *p, const Sexpr *rules, StrBuf *error)
+{
+	PGconn	   *conn = db_connect(p->conn);
+	char	   *game;
+
+	if (!conn)
+	{
+		sb_printf(error, "cannot connect to the database");
+		return false;
+	}
+	game = rules_game(conn, rules, error);
+	PQfinish(conn);
+	free(game);
+	return game != NULL;
+}
+
+Match *
+match_start(const Player *p, const char *id, const char *role, const Sexpr *rules,
+			double start_clock, double play_clock, double received, StrBuf *error)
+{
+	Match	   *m = calloc(1, sizeof(Match));
+	char	   *game = NULL;
+	char	   *clocks[2];
+	const char *params[6];
+	StrBuf		ignored;
+
+	if (!m)
+		abort();
+	m->id = xstrdup(id);
+	m->role = xstrdup(role);
+	m->start_clock = start_clock;
+	m->play_clock = play_clock;
+	m->seed = (unsigned) time(NULL) ^ (unsigned) getpid() ^ (unsigned) (uintptr_t) m;
+	m->conn = db_connect(p->conn);
+	if (!m->conn)
+	{
+		sb_printf(error, "cannot connect to the database");
+		goto failed;
+	}
+	game = rules_game(m->conn, rules, error);
+	if (!game || !game_load(m->conn, game, &m->game))
+	{
+		if (game)
+			sb_printf(error, "the game %s has no roles", game);
+		goto failed;
+	}
+	m->role_index = game_role_index(&m->game, role);
+	if (m->role_index < 0)
+	{
+		sb_printf(error, "%s is no role of the game", role);
+		goto failed;
+	}
+	if (p->use_tree)
+	{
+		PGresult   *created;
+
+		params[0] = m->tree = new_tree_name();
+		params[1] = game;
+		created = run(m->conn, "SELECT gametree.create_tree($1, $2)", 2, params, error);
+		if (!created)
+			goto failed;
+		PQclear(created);
+	}
+	clocks[0] = seconds_text(start_clock);
+	clocks[1] = seconds_text(play_clock);
+	params[0] = id;
+	params[1] = game;
+	params[2] = role;
+	params[3] = clocks[0];
+	params[4] = clocks[1];
+	params[5] = m->tree;
+	m->record = run_value(m->conn, "SELECT gametree.match_begin($1, $2, $3, make_interval(secs => $4::float8), "
+						  "make_interval(secs => $5::float8), $6)", 6, params, error);
+	free(clocks[0]);
+	free(clocks[1]);
+	if (!m->record)
+		goto failed;
+	params[0] = m->record;
+	m->state = run_value(m->conn, "SELECT state FROM gametree.matches WHERE id = $1::bigint", 1, params, error);
+	if (!m->state)
+		goto failed;
+	free(game);
+	/* Metagaming: the search's memory, the tree, filled from the first state until the start clock's end. */
+	if (p->use_tree)
+	{
+		sb_init(&ignored);
+		free(search(p, m, received + start_clock - p->margin, &ignored));
+		sb_free(&ignored);
+		match_settle(m);
+	}
+	return m;
+
+failed:
+	free(game);
+	if (m->record)
+	{
+		sb_init(&ignored);
+		match_abort(p, m, &ignored);
+		sb_free(&ignored);
+	}
+	else if (m->tree && m->conn)
+	{
+		params[0] = m->tree;
+		PQclear(db_query(m->conn, "SELECT gametree.drop_tree($1)", 1, params));
+	}
+	match_free(m);
+	return NULL;
+}
+
+/* The joint move of moves (a KIF term per role, in role order) recorded, and the state it leads to. */
+static bool
+apply_moves(Match *m, const Sexpr *moves, StrBuf *why)
+{
+	json_object *kifs;
+	StrBuf		term;
+	const char *params[3];
+	char	   *state;
+
+	if (moves->symbol || moves->n != m->game.nroles)
+	{
+		sb_printf(why, "the moves are not a list of %d actions, one per role", m->game.nroles);
+		return false;
+	}
+	kifs = json_object_new_array();
+	sb_init(&term);
+	for (int i = 0; i < moves->n; i++)
+	{
+		sb_reset(&term);
+		sexpr_write(moves->items[i], &term);
+		json_object_array_add(kifs, json_object_new_string(term.data));
+	}
+	sb_free(&term);
+	params[0] = m->record;
+	params[1] = json_object_to_json_string_ext(kifs, JSON_C_TO_STRING_PLAIN);
+	params[2] = m->game.name;
+	state = run_value(m->conn, "SELECT gametree.match_move($1::bigint, "
+					  "(SELECT jsonb_agg(jsonb_build_array('does', r.role, gametree.from_kif(k.kif)) ORDER BY k.n) "
+					  "FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY k(kif, n) "
+					  "JOIN gametree.games() g ON g.game = $3 "
+					  "CROSS JOIN LATERAL unnest(g.roles) WITH ORDINALITY r(role, n) WHERE r.n = k.n))",
+					  3, params, why);
+	json_object_put(kifs);
+	if (!state)
+		return false;
+	free(m->state);
+	m->state = state;
+	return true;
+}
+
+char *
+match_play(const Player *p, Match *m, const Sexpr *moves, double received, StrBuf *log)
+{
+	char		index[16];
+	const char *params[3];
+	PGresult   *legal;
+	char	   *action = NULL;
+	int			n;
+
+	m->plays++;
+	if (moves && !sexpr_is_symbol(moves, "nil") && !apply_moves(m, moves, log))
+		return NULL;
+	snprintf(index, sizeof index, "%d", m->role_index);
+	params[0] = m->game.name;
+	params[1] = m->state;
+	params[2] = index;
+	legal = run(m->conn, "SELECT DISTINCT gametree.to_kif(m -> $3::int -> 2) FROM gametree.legal($1, $2::jsonb) m",
+				3, params, log);
+	if (!legal)
+		return NULL;
+	n = PQntuples(legal);
+	if (n == 0)
+		sb_printf(log, "the state is terminal: no action to play");
+	else if (n == 1)
+	{
+		action = xstrdup(PQgetvalue(legal, 0, 0));
+		sb_printf(log, "the only legal action");
+	}
+	else
+	{
+		StrBuf		why;
+
+		sb_init(&why);
+		action = search(p, m, received + m->play_clock - p->margin, &why);
+		/* an action the rules do not allow here is no answer either */
+		for (int i = 0; action && i < n; i++)
+			if (strcmp(action, PQgetvalue(legal, i, 0)) == 0)
+			{
+				sb_printf(log, "searched");
+				break;
+			}
+			else if (i == n - 1)
+			{
+				sb_printf(&why, "the search answered %s, which is not legal", action);
+				free(action);
+				action = NULL;
+			}
+		if (!action)
+		{
+			action = xstrdup(PQgetvalue(legal, rand_r(&m->seed) % n, 0));
+			sb_printf(log, "a random legal action (%s)", why.data);
+		}
+		sb_free(&why);
+	}
+	PQclear(legal);
+	return action;
+}
+
+/* Ends the record: stopped (aborted false) or aborted; the goals, if any, in log. */
+static bool
+end_record(const Player *p, Match *m, bool aborted, StrBuf *log)
+{
+	const char *params[3] = {m->record, aborted ? "true" : "false", p->keep_trees ? "true" : "false"};
+	PGresult   *res = run(m->conn, "SELECT gametree.match_end($1::bigint, $2::boolean, $3::boolean)",
+						  3, params, log);
+
+	if (!res)
+		return false;
+	sb_printf(log, "goals %s", PQgetisnull(res, 0, 0) ? "none" : PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return true;
+}
+
+bool
+match_stop(const Player *p, Match *m, const Sexpr *moves, StrBuf *log)
+{
+	StrBuf		why;
+	bool		stopped;
+
+	if (moves && !sexpr_is_symbol(moves, "nil") && !apply_moves(m, moves, log))
+		return false;
+	sb_init(&why);
+	stopped = end_record(p, m, false, &why);
+	if (!stopped)
+	{
+		/* a stop before the end of the game (the manager's): the record says aborted */
+		sb_printf(log, "%s; ", why.data);
+		stopped = end_record(p, m, true, log);
+	}
+	else
+		sb_append(log, why.data);
+	sb_free(&why);
+	return stopped;
+}
+
+bool
+match_abort(const Player *p, Match *m, StrBuf *log)
+{
+	return end_record(p, m, true, log);
+}
+
+void
+match_free(Match *m)
+{
+	if (!m)
+		return;
+	if (m->conn)
+		PQfinish(m->conn);
+	free(m->id);
+	free(m->role);
+	game_free(&m->game);
+	free(m->tree);
+	free(m->record);
+	free(m->state);
+	free(m);
+}
