@@ -45,7 +45,7 @@ gt_fresh_database "$DB"
 make -s -C "$GT_ROOT/client" >/dev/null
 export PGDATABASE=$DB GT_PSQL="$GT_PGBIN/psql"
 for g in $GAMES; do
-	gt_psql -q -d "$DB" -v kif="$(cat "$GT_ROOT/test/data/gdl/$g.kif")" -c "SELECT FROM gametree.load_game('mgr_$g', :'kif')"
+	gt_psql -q -d "$DB" -v kif="$(cat "$GT_ROOT/test/data/gdl/$g.kif")" <<<"SELECT FROM gametree.load_game('mgr_$g', :'kif')" >/dev/null
 done
 
 # player PORT OPTIONS...: a player process, waited for until it answers.

@@ -27,6 +27,14 @@
 
 /* A search given less than this is not worth starting: the fallback answers. */
 #define MIN_SEARCH_SECONDS 0.05
+/*
+ * The search is told to stop this much before the deadline (a share of
+ * the time left, at least SEARCH_SLACK_SECONDS): bestmove ends within its
+ * time limit and a statement of writing its tree, and the statement's
+ * start and its result's trip take their time too.
+ */
+#define SEARCH_SLACK_SHARE 0.15
+#define SEARCH_SLACK_SECONDS 0.1
 /* How long a cancelled search may take to end before the connection is replaced. */
 #define SETTLE_SECONDS 10.0
 
@@ -153,7 +161,10 @@ seconds_text(double seconds)
 static char *
 search(const Player *p, Match *m, double deadline, StrBuf *why)
 {
-	double		limit = deadline - ggp_now();
+	double		began = ggp_now();
+	double		left = deadline - began;
+	double		limit = left - (left * SEARCH_SLACK_SHARE > SEARCH_SLACK_SECONDS ?
+								left * SEARCH_SLACK_SHARE : SEARCH_SLACK_SECONDS);
 	char	   *limit_text;
 	char		index[16];
 	const char *params[6];
@@ -172,7 +183,7 @@ search(const Player *p, Match *m, double deadline, StrBuf *why)
 	params[1] = m->state;
 	params[2] = limit_text;
 	params[3] = p->method;
-	params[4] = p->use_tree ? m->tree : NULL;
+	params[4] = p->use_tree && m->tree_holds_state ? m->tree : NULL;
 	params[5] = index;
 	if (!query_send(m->conn, "SELECT gametree.to_kif(gametree.bestmove($1, $2::jsonb, "
 					"time_limit => make_interval(secs => $3::float8), method => $4, tree => $5) -> $6::int -> 2)",
@@ -202,7 +213,7 @@ search(const Player *p, Match *m, double deadline, StrBuf *why)
 		query_cancel(cancel);
 		PQfreeCancel(cancel);
 		m->in_flight = true;
-		sb_printf(why, "the search ran out of time");
+		sb_printf(why, "the search, given %.3f s, ran out of time", limit);
 		return NULL;
 	}
 	while ((res = PQgetResult(m->conn)) != NULL)
@@ -214,6 +225,8 @@ search(const Player *p, Match *m, double deadline, StrBuf *why)
 					  PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : PQerrorMessage(m->conn));
 		PQclear(res);
 	}
+	if (action)
+		sb_printf(why, "searched %.3f s of %.3f", ggp_now() - began, limit);
 	return action;
 }
 
@@ -305,6 +318,8 @@ match_start(const Player *p, const char *id, const char *role, const Sexpr *rule
 		if (!created)
 			goto failed;
 		PQclear(created);
+		/* its root, the first state */
+		m->tree_holds_state = true;
 	}
 	clocks[0] = seconds_text(start_clock);
 	clocks[1] = seconds_text(play_clock);
@@ -352,6 +367,27 @@ failed:
 	return NULL;
 }
 
+/*
+ * A search with the tree needs the state among the tree's states.  It is,
+ * when the search before expanded the state it came from; a search
+ * cancelled at its deadline stored nothing, so the state it came from is
+ * expanded now (one ply).  When even that is not in the tree, the next
+ * search goes without it.
+ */
+static void
+keep_in_tree(Match *m)
+{
+	const char *params[4] = {m->tree, m->game.name, m->state, m->previous};
+	PGresult   *res;
+
+	res = db_query(m->conn, "SELECT CASE WHEN EXISTS (SELECT FROM gametree.subtree($1, gametree.state_hash($2, $3::jsonb), 0)) "
+				   "THEN 'held' WHEN $4::jsonb IS NOT NULL AND EXISTS (SELECT FROM gametree.subtree($1, "
+				   "gametree.state_hash($2, $4::jsonb), 0)) THEN 'expanded' || gametree.expand($1, "
+				   "gametree.state_hash($2, $4::jsonb)) ELSE 'not held' END", 4, params);
+	m->tree_holds_state = res && strncmp(PQgetvalue(res, 0, 0), "not", 3) != 0;
+	PQclear(res);
+}
+
 /* The joint move of moves (a KIF term per role, in role order) recorded, and the state it leads to. */
 static bool
 apply_moves(Match *m, const Sexpr *moves, StrBuf *why)
@@ -387,7 +423,8 @@ apply_moves(Match *m, const Sexpr *moves, StrBuf *why)
 	json_object_put(kifs);
 	if (!state)
 		return false;
-	free(m->state);
+	free(m->previous);
+	m->previous = m->state;
 	m->state = state;
 	return true;
 }
@@ -404,6 +441,8 @@ match_play(const Player *p, Match *m, const Sexpr *moves, double received, StrBu
 	m->plays++;
 	if (moves && !sexpr_is_symbol(moves, "nil") && !apply_moves(m, moves, log))
 		return NULL;
+	if (m->tree)
+		keep_in_tree(m);
 	snprintf(index, sizeof index, "%d", m->role_index);
 	params[0] = m->game.name;
 	params[1] = m->state;
@@ -430,7 +469,7 @@ match_play(const Player *p, Match *m, const Sexpr *moves, double received, StrBu
 		for (int i = 0; action && i < n; i++)
 			if (strcmp(action, PQgetvalue(legal, i, 0)) == 0)
 			{
-				sb_printf(log, "searched");
+				sb_append(log, why.data);
 				break;
 			}
 			else if (i == n - 1)
@@ -506,5 +545,6 @@ match_free(Match *m)
 	free(m->tree);
 	free(m->record);
 	free(m->state);
+	free(m->previous);
 	free(m);
 }

@@ -36,6 +36,8 @@ typedef struct Match
 	double		play_clock;
 	PGconn	   *conn;
 	char	   *state;			/* jsonb text */
+	char	   *previous;		/* the state before the last joint move, NULL at first */
+	bool		tree_holds_state;	/* the tree has state: searches use it */
 	int			plays;
 	bool		in_flight;		/* a search was cancelled: its results are still to be read */
 	unsigned	seed;			/* for the random fallback action */

@@ -75,6 +75,9 @@ tap_script readme bash test/t/readme_check.sh
 gt_log "the command-line client"
 tap_script client bash test/t/client_check.sh
 
+gt_log "the GGP player: matches over HTTP with a game manager, hostile requests, records replayed"
+tap_script ggp bash test/t/ggp_check.sh
+
 gt_log "two roles at once: games loaded, unloaded and reloaded while trees of them grow"
 tap_script concurrency bash test/t/concurrency_check.sh
 

@@ -8,7 +8,8 @@ GT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GT_PGVERSION=15
 GT_PGBIN=/usr/lib/postgresql/$GT_PGVERSION/bin
 GT_PACKAGES="postgresql-$GT_PGVERSION postgresql-server-dev-$GT_PGVERSION libjson-c-dev libpq-dev
-  postgresql-$GT_PGVERSION-pgtap libtap-parser-sourcehandler-pgtap-perl make gcc graphviz"
+  postgresql-$GT_PGVERSION-pgtap libtap-parser-sourcehandler-pgtap-perl make gcc graphviz
+  curl python3"
 
 gt_log() { printf '== %s\n' "$*" >&2; }
 
