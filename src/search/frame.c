@@ -1,6 +1,6 @@
 /*
- * frame.c: the frame of the depth-first searches (frame.h) and the order of
- * root moves every search sorts by (search.h).
+ * frame.c: the frame of the depth-first searches (frame.h) and the orders of
+ * root moves the searches sort by (search.h).
  */
 #include "postgres.h"
 
@@ -45,4 +45,25 @@ search_order_root_moves(RootMove *moves, int n, RootMoveAhead ahead, const void 
 			moves[j] = moves[j - 1];
 		moves[j] = m;
 	}
+}
+
+/* Indexes by rank, best first; equal ranks in the game's move order. */
+static int
+compare_rank(const void *a, const void *b, void *arg)
+{
+	const double *rank = arg;
+	int32		x = *(const int32 *) a;
+	int32		y = *(const int32 *) b;
+
+	if (rank[x] != rank[y])
+		return rank[x] > rank[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void
+search_order_by_rank(int32 *order, const double *rank, int n)
+{
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	qsort_arg(order, n, sizeof(int32), compare_rank, (void *) rank);
 }

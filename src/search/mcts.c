@@ -23,15 +23,13 @@
 #include "common/pg_prng.h"
 #include "core/clock.h"
 #include "miscadmin.h"
+#include "search/actions.h"
 #include "search/mcts.h"
+#include "search/playout.h"
 #include "utils/memutils.h"
 
 /* The exploration constant of UCT, for results scaled to 0..1. */
 #define UCT_EXPLORATION 0.7
-/* Playout length where the game has a heuristic to value where it stops. */
-#define PLAYOUT_PLIES 24
-/* Games without a heuristic: a playout this long counts as a draw. */
-#define PLAYOUT_MAX_PLIES 10000
 
 /*
  * The search's arrays grow within memory: everything the search's context
@@ -197,12 +195,14 @@ number_actions(Mcts *m, int32 i, const GameState *state)
 	for (int c = 0; c < node->nchildren; c++)
 	{
 		MemoryContext outer = MemoryContextSwitchTo(m->json_cxt);
-		Jsonb	   *joint = gt_encode_move(m->game, state, t->nodes[node->first_child + c].move);
+		uint64		role_keys[GT_MAX_ROLES];
 
+		search_action_keys(m->game, state, t->nodes[node->first_child + c].move, role_keys);
+		MemoryContextSwitchTo(outer);
+		MemoryContextReset(m->json_cxt);
 		for (int r = 0; r < nroles; r++)
 		{
-			Jsonb	   *json = JsonbValueToJsonb(getIthJsonbValueFromContainer(&joint->root, r));
-			uint64		key = gt_hash_bytes((const uint8 *) VARDATA(json), VARSIZE(json) - VARHDRSZ);
+			uint64		key = role_keys[r];
 			uint64	   *keys = &m->action_keys[(Size) r * m->action_slots];
 			int32	   *first = &m->action_first[(Size) r * m->action_slots];
 			uint32		slot = (uint32) key & mask;
@@ -216,8 +216,6 @@ number_actions(Mcts *m, int32 i, const GameState *state)
 			}
 			t->actions[base + c * nroles + r] = first[slot] - base;
 		}
-		MemoryContextSwitchTo(outer);
-		MemoryContextReset(m->json_cxt);
 		CHECK_FOR_INTERRUPTS();
 	}
 	m->nactions += node->nchildren * nroles;
@@ -451,51 +449,6 @@ select_child(Mcts *m, int32 i)
 	return best;
 }
 
-/* A random game on from m->state: its goals, or the heuristic's estimate where it stops early. */
-static void
-playout(Mcts *m, double *result)
-{
-	const Game *game = m->game;
-	GameState  *state = m->state;
-
-	for (int ply = 0;; ply++)
-	{
-		int			n = game->legal(game, state, m->legal);
-		GameState  *swap;
-
-		if (n == 0)
-		{
-			int			goals[GT_MAX_ROLES];
-
-			game->goals(game, state, goals);
-			for (int r = 0; r < game->nroles; r++)
-				result[r] = goals[r];
-			break;
-		}
-		if (game->heuristic != NULL && ply >= PLAYOUT_PLIES)
-		{
-			game->heuristic(game, state, result);
-			break;
-		}
-		if (ply >= PLAYOUT_MAX_PLIES)
-		{
-			for (int r = 0; r < game->nroles; r++)
-				result[r] = (GT_GOAL_MIN + GT_GOAL_MAX) / 2.0;
-			break;
-		}
-		game->next(game, state, m->legal[pg_prng_uint64_range(&m->prng, 0, n - 1)], m->scratch);
-		swap = state;
-		state = m->scratch;
-		m->scratch = swap;
-	}
-	/* Keep m->state the buffer the caller knows. */
-	if (state != m->state)
-	{
-		m->scratch = m->state;
-		m->state = state;
-	}
-}
-
 static void
 push_path(Mcts *m, int *length, int32 node)
 {
@@ -544,7 +497,7 @@ iterate(Mcts *m, const GameState *root)
 	if (t->nodes[i].proven)
 		memcpy(result, MCTS_PROVEN(t, i), t->nroles * sizeof(double));
 	else
-		playout(m, result);
+		search_playout(game, &m->state, &m->scratch, m->legal, &m->prng, true, result);
 	if (gt_clock_abandoned())
 		return;					/* nor has a walk or playout that gave up */
 
@@ -682,19 +635,6 @@ describe_root_move(Mcts *m, int32 child, RootMove *rm)
 	rm->depth = rm->pv.length;
 }
 
-/* Root children by rank, best first; equal ranks in the game's move order. */
-static int
-compare_rank(const void *a, const void *b, void *arg)
-{
-	const double *rank = arg;
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
-
-	if (rank[x] != rank[y])
-		return rank[x] > rank[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 MctsTree *
 search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 			SearchResult *result)
@@ -777,9 +717,7 @@ search_mcts(const Game *game, const GameState *root, const SearchLimits *limits,
 	else
 		for (int c = 0; c < r->nchildren; c++)
 			rank[c] = root_rank(t, r->first_child + c, mover, r->proven);
-	for (int c = 0; c < r->nchildren; c++)
-		order[c] = c;
-	qsort_arg(order, r->nchildren, sizeof(int32), compare_rank, rank);
+	search_order_by_rank(order, rank, r->nchildren);
 	for (int c = 0; c < r->nchildren; c++)
 	{
 		describe_root_move(m, r->first_child + order[c], &result->moves[c]);

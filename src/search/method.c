@@ -6,7 +6,13 @@
 #include "search/mcts.h"
 #include "utils/timestamp.h"
 
-static const char *const method_names[] = {"auto", "alphabeta", "maxn", "mcts"};
+static const char *const method_names[] = {"auto", "alphabeta", "maxn", "mcts", "random", "flat"};
+
+/* What each method counts as its nodes, for the log. */
+static const char *const method_units[] = {"", "nodes", "nodes", "iterations", "moves", "depth charges"};
+
+StaticAssertDecl(lengthof(method_names) == SEARCH_FLAT + 1 && lengthof(method_units) == SEARCH_FLAT + 1,
+				 "a name and a unit per SearchMethod");
 
 /*
  * 'auto': alpha-beta for two roles that take turns where it sees more than
@@ -36,7 +42,7 @@ search_method_named(const char *name, const Game *game, const GameState *state)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown search method \"%s\"", gt_abbreviate(name)),
-				 errhint("The methods are 'auto', 'alphabeta', 'maxn' and 'mcts'.")));
+				 errhint("The methods are 'auto', 'alphabeta', 'maxn', 'mcts', 'random' and 'flat'.")));
 	if (method == SEARCH_AUTO)
 		return auto_method(game, state);
 	if (method == SEARCH_ALPHABETA && !search_alphabeta_applies(game, state))
@@ -65,13 +71,17 @@ search_run(SearchMethod method, const Game *game, const GameState *root, const S
 		search_alphabeta(game, root, limits, result);
 	else if (method == SEARCH_MAXN)
 		search_maxn(game, root, limits, result);
-	else
+	else if (method == SEARCH_MCTS)
 		tree = search_mcts(game, root, limits, result);
+	else if (method == SEARCH_RANDOM)
+		search_random(game, root, result);
+	else
+		search_flat(game, root, limits, result);
 	seconds = Max(GetCurrentTimestamp() - began, 1) / 1e6;
 	/* For benchmarks and tuning (bench/search_speed.sh). */
 	elog(DEBUG1, "gametree search: %s %s, depth %d, %lld %s in %.3f s, %.0f per second",
 		 game->name, method_names[method], result->depth, (long long) result->nodes,
-		 method == SEARCH_MCTS ? "iterations" : "nodes", seconds, result->nodes / seconds);
+		 method_units[method], seconds, result->nodes / seconds);
 	if (mcts != NULL)
 		*mcts = tree;
 	else if (tree != NULL)

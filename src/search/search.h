@@ -1,6 +1,6 @@
 /*
  * search.h: choosing a move by search over the game interface (method.c,
- * alphabeta.c, maxn.c, mcts.c, prior.c).  Search never knows which game it
+ * alphabeta.c, maxn.c, mcts.c, flat.c, random.c, prior.c).  Search never knows which game it
  * plays: it calls the vtable and the optional hooks (mover, tactical,
  * heuristic).  Nor does it know settings or tables: its caller gives it its
  * limits (SearchLimits: memory, deadline, depth) and what a stored tree
@@ -69,13 +69,15 @@ typedef enum SearchMethod
 	SEARCH_AUTO,
 	SEARCH_ALPHABETA,
 	SEARCH_MAXN,
-	SEARCH_MCTS
+	SEARCH_MCTS,
+	SEARCH_RANDOM,				/* baselines to measure the others against */
+	SEARCH_FLAT
 } SearchMethod;
 
 /*
- * The method named ('auto', 'alphabeta', 'maxn' or 'mcts') for a search
- * from state, 'auto' resolved; ereports an unknown name, and a method that
- * cannot play the state.
+ * The method named ('auto', 'alphabeta', 'maxn', 'mcts', 'random' or
+ * 'flat') for a search from state, 'auto' resolved; ereports an unknown
+ * name, and a method that cannot play the state.
  */
 extern SearchMethod search_method_named(const char *name, const Game *game, const GameState *state);
 
@@ -99,6 +101,8 @@ typedef bool (*RootMoveAhead) (const RootMove *a, const RootMove *b, const void 
 
 /* Orders moves by ahead, stably (insertion sort: n is a root's moves). */
 extern void search_order_root_moves(RootMove *moves, int n, RootMoveAhead ahead, const void *arg);
+/* order[]: the indexes 0 .. n - 1 by rank[], highest first, equal ranks by index. */
+extern void search_order_by_rank(int32 *order, const double *rank, int n);
 
 /* The prior of a root move, or NULL. */
 extern const SearchPrior *search_prior(const SearchLimits *limits, GameMove move);
@@ -126,6 +130,26 @@ extern void search_alphabeta(const Game *game, const GameState *root, const Sear
 extern void search_maxn(const Game *game, const GameState *root, const SearchLimits *limits,
 						SearchResult *result);
 extern bool search_maxn_applies(const Game *game, const GameState *state);
+
+/*
+ * A uniformly random legal joint move of root (at a simultaneous-move state
+ * each role's action uniform), as the one move of the result.  It draws from
+ * the backend's random numbers, which PostgreSQL seeds when the backend
+ * starts: calls never repeat a sequence, not even from the same position.
+ */
+extern void search_random(const Game *game, const GameState *root, SearchResult *result);
+
+/*
+ * Flat Monte Carlo, as ggp-base's SampleMonteCarloGamer: depth charges
+ * (random games to the end, no tree) from each joint move of the root in
+ * turn, until the deadline or limits->max_depth rounds of FLAT_ROUND
+ * charges; each role's action is valued by the mean of the role's goal
+ * over the charges that played it, and the moves come best first (see
+ * flat.c).  Seeded by the position, as Monte Carlo tree search.
+ */
+#define FLAT_ROUND 1000
+extern void search_flat(const Game *game, const GameState *root, const SearchLimits *limits,
+						SearchResult *result);
 
 /* Can search_alphabeta play this state's game from here: two roles, one in control? */
 extern bool search_alphabeta_applies(const Game *game, const GameState *state);

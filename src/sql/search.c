@@ -58,6 +58,17 @@ run_search(FunctionCallInfo fcinfo, bool exact_moves, const Game **game_out, Gam
 				 errhint("gametree.goal(game, state) gives the result.")));
 	method = search_method_named(PG_ARGISNULL(4) ? "auto" : text_to_cstring(PG_GETARG_TEXT_PP(4)),
 								 game, state);
+	if (method == SEARCH_RANDOM && exact_moves)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("analyse: the random player values no move"),
+				 errhint("method => 'flat' values every move by random games; "
+						 "gametree.legal(game, state) lists them.")));
+	if ((method == SEARCH_RANDOM || method == SEARCH_FLAT) && !PG_ARGISNULL(5))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("method '%s' keeps no tree", method == SEARCH_RANDOM ? "random" : "flat"),
+				 errhint("method => 'mcts' searches with a tree; give tree => NULL to play without one.")));
 
 	limits.memory = gt_memory_limit(&gt_search_memory);
 	limits.max_depth = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
