@@ -202,7 +202,8 @@ read_list(KifReader *r)
 	if (nitems == 0)
 		ereport(ERROR,
 				(errcode(r->syntax_error),
-				 errmsg("%s, line %d: an empty list \"()\"", r->source, open_line)));
+				 errmsg("%s, line %d: an empty list \"()\"", r->source, open_line),
+				 errhint("A list names a relation or function first: (name argument ...).")));
 	head = items[0];
 	if (term_node(r->ts, head)->kind != TERM_SYMBOL)
 		ereport(ERROR,

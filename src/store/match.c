@@ -167,12 +167,17 @@ match_begin(const char *match_id, const char *game_name, const char *role,
 		if (pg_strcasecmp(role, game->roles[r]) == 0)
 			break;
 	if (r == game->nroles)
+	{
+		StringInfoData roles;
+
+		initStringInfo(&roles);
+		for (int i = 0; i < game->nroles; i++)
+			appendStringInfo(&roles, "%s%s", i > 0 ? ", " : "", game->roles[i]);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("game \"%s\" has no role \"%s\"", game->name, gt_abbreviate(role)),
-				 errhint("Its roles: %s.",
-						 TextDatumGetCString(DirectFunctionCall2(array_to_text, gt_roles_datum(game),
-																 CStringGetTextDatum(", "))))));
+				 errhint("Its roles: %s.", roles.data)));
+	}
 	check_clock("start_clock", start_clock);
 	check_clock("play_clock", play_clock);
 	if (tree != NULL)
