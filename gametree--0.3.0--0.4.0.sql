@@ -83,3 +83,81 @@ AS 'MODULE_PATHNAME', 'gametree_shard_written'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.shard_written(text) IS
 'On a node, called by the coordinator of a sharded tree between the steps of a propagation: the ids of the states this session''s last step wrote, NULL when it read the part (any state may have changed)';
+
+-- GGP matches and their terms.  A GGP game manager speaks KIF: from_kif and
+-- to_kif turn one term into the JSON of GDL games and back.  gametree.matches
+-- records the matches a player (gametree ggp) plays, one row per match and
+-- role, written by match_begin, match_move and match_end alone, as the
+-- extension's owner, and read by all.
+
+CREATE FUNCTION @extschema@.from_kif(kif text)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_from_kif'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.from_kif(text) IS
+'The JSON of one ground KIF term, as GDL games write states and moves: (mark 2 2) is ["mark", 2, 2], noop and (noop) are "noop"; case-insensitive, symbols lower-cased';
+
+CREATE FUNCTION @extschema@.to_kif(term jsonb)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gametree_to_kif'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.to_kif(jsonb) IS
+'The KIF text of a term''s JSON, lower-case with single spaces: ["mark", 2, 2] is (mark 2 2), "noop" is noop; the inverse of from_kif';
+
+CREATE TABLE @extschema@.matches (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    match_id    text NOT NULL,
+    game        text NOT NULL,
+    role        text NOT NULL,
+    player      name NOT NULL,
+    start_clock interval NOT NULL,
+    play_clock  interval NOT NULL,
+    tree        text,
+    moves       jsonb NOT NULL,
+    state       jsonb NOT NULL,
+    goals       jsonb,
+    status      text NOT NULL CHECK (status IN ('playing', 'done', 'aborted')),
+    started_at  timestamptz NOT NULL,
+    ended_at    timestamptz
+);
+COMMENT ON TABLE @extschema@.matches IS
+'One row per GGP match a player played, and role it played: the game manager''s match id, the game, the clocks, the joint moves played (as legal() writes them), the state now, the goals at the end; '
+'written by match_begin, match_move and match_end only';
+COMMENT ON COLUMN @extschema@.matches.player IS
+'The session user who played the match: only that role (or a superuser) moves and ends it';
+COMMENT ON COLUMN @extschema@.matches.tree IS
+'The qualified name of the match''s tree while it is kept; match_end drops it unless keep_tree';
+-- A player that comes back to a match knows the game manager's id.
+CREATE INDEX matches_match_id ON @extschema@.matches (match_id);
+GRANT SELECT ON @extschema@.matches TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.matches', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.matches_id_seq', '');
+
+CREATE FUNCTION @extschema@.match_begin(match_id text, game text, role text, start_clock interval,
+                                        play_clock interval, tree text DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'gametree_match_begin'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.match_begin(text, text, text, interval, interval, text) IS
+'Records a match the caller (the session user) plays as role of game, from its initial state, with the tree it searches (one of the game''s the caller can read); returns the row''s id in gametree.matches';
+
+CREATE FUNCTION @extschema@.match_move(id bigint, joint_move jsonb)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_match_move'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.match_move(bigint, jsonb) IS
+'Plays a legal joint move of the state of a match the caller plays: records it and returns the state it leads to';
+
+CREATE FUNCTION @extschema@.match_end(id bigint, aborted boolean DEFAULT false, keep_tree boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'gametree_match_end'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.match_end(bigint, boolean, boolean) IS
+'Ends a match the caller plays, done (its state terminal) or aborted; drops its tree unless keep_tree; returns the goals (NULL when aborted before a terminal state)';
+
+CREATE FUNCTION @extschema@.match_replay(id bigint)
+RETURNS TABLE (ply integer, move jsonb, state jsonb, goals jsonb)
+AS 'MODULE_PATHNAME', 'gametree_match_replay'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.match_replay(bigint) IS
+'A recorded match step by step, recomputed from its moves: ply 0 the initial state, then each joint move and the state it leads to, with the goals of a terminal state';

@@ -87,4 +87,16 @@ extern void gdl_unload_game(text *name);
  */
 extern void gdl_recheck_games(void);
 
+/*
+ * One ground term of KIF text (a move, a fact: "(mark 1 2)", "noop") as the
+ * JSON of GDL games (["mark", 1, 2], "noop"); ereports 22P02 for text that
+ * is not one ground term.
+ */
+extern Jsonb *gdl_kif_to_json(const char *kif);
+/*
+ * The KIF text of a term's JSON, lower-case with single spaces; ereports
+ * 22023 for JSON that is no term.  gdl_kif_to_json reads it back.
+ */
+extern char *gdl_json_to_kif(Jsonb *term);
+
 #endif

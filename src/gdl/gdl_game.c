@@ -293,27 +293,6 @@ gdl_perft(const Game *game, const GameState *state, int depth, bool draw_rules)
 	return total;
 }
 
-/* JSON of a term of the game's own store: a number, a string or an array. */
-static void
-encode_term(const TermStore *ts, TermId t, JsonOut *out)
-{
-	const TermNode *n = term_node(ts, t);
-
-	if (n->kind == TERM_SYMBOL)
-	{
-		if (ts->number[n->name] >= 0)
-			jo_int(out, ts->number[n->name]);
-		else
-			jo_string(out, ts->names[n->name]);
-		return;
-	}
-	jo_begin_array(out);
-	jo_string(out, ts->names[n->name]);
-	for (int i = 0; i < n->nargs; i++)
-		encode_term(ts, term_arg(ts, t, i), out);
-	jo_end_array(out);
-}
-
 /*
  * The storage format (Game.pack): the layout's fingerprint (2 bytes), then
  * bit i of the state, base fact i in the facts' canonical order, as bit
@@ -404,7 +383,7 @@ gdl_encode_state(const Game *game, const GameState *state, JsonOut *out)
 				jo_end_array(out);
 			}
 			else
-				encode_term(r->terms, fact, out);
+				term_encode_json(r->terms, fact, out);
 		}
 	if (!r->has_control && (mover = gdl_control(game, state)) != GT_NO_ROLE)
 		jo_fact(out, "control", game->roles[mover]);
@@ -505,7 +484,7 @@ gdl_encode_action(const Game *game, const GameState *state, GameMove move, int r
 	GdlRules   *r = rules_of(game);
 	int			input = r->net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
 
-	encode_term(r->terms, r->net->input_terms[input], out);
+	term_encode_json(r->terms, r->net->input_terms[input], out);
 }
 
 /*

@@ -31,6 +31,16 @@ typedef struct KifSentence
 extern KifSentence *kif_parse(TermStore *ts, const char *text, int *nsentences,
 							  const char *game);
 
+/*
+ * Parses one ground term (a move, a fact), the whole text, with kif_parse's
+ * rules: "(open)" is the symbol open.  Reports any fault, empty text, text
+ * after the term, a variable or nesting deeper than a match needs, as 22P02.
+ */
+extern TermId kif_parse_term(TermStore *ts, const char *text);
+
+/* Whether kif_parse reads name (len bytes) as one symbol, whatever its case. */
+extern bool kif_is_symbol(const char *name, int len);
+
 typedef enum LiteralKind
 {
 	LIT_POSITIVE,

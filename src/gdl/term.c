@@ -4,6 +4,7 @@
 #include "postgres.h"
 
 #include "gdl/term.h"
+#include "core/jsonfacts.h"
 #include "common/hashfn.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -441,4 +442,30 @@ term_text(const TermStore *ts, TermId t)
 	initStringInfo(&out);
 	term_append_text(ts, t, &out);
 	return out.data;
+}
+
+/*
+ * The one writer of GDL terms as JSON, for states, actions and from_kif: a
+ * symbol that spells a number as a JSON number, other symbols as strings,
+ * a function term as an array of its name and arguments.
+ */
+void
+term_encode_json(const TermStore *ts, TermId t, JsonOut *out)
+{
+	const TermNode *n = term_node(ts, t);
+
+	check_stack_depth();
+	if (n->kind == TERM_SYMBOL)
+	{
+		if (ts->number[n->name] >= 0)
+			jo_int(out, ts->number[n->name]);
+		else
+			jo_string(out, ts->names[n->name]);
+		return;
+	}
+	jo_begin_array(out);
+	jo_string(out, ts->names[n->name]);
+	for (int i = 0; i < n->nargs; i++)
+		term_encode_json(ts, term_arg(ts, t, i), out);
+	jo_end_array(out);
 }

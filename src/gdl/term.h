@@ -133,4 +133,11 @@ extern int	term_unbound_variable(const TermStore *ts, TermId t, const bool *boun
 extern void term_append_text(const TermStore *ts, TermId t, StringInfo out);
 extern char *term_text(const TermStore *ts, TermId t);
 
+/*
+ * JSON of a ground term, as the README's conventions for GDL games write it:
+ * (cell 1 1 b) is ["cell", 1, 1, "b"].  out is a core/jsonfacts.h JsonOut.
+ */
+struct JsonOut;
+extern void term_encode_json(const TermStore *ts, TermId t, struct JsonOut *out);
+
 #endif

@@ -14,6 +14,7 @@
 # and custom (-Fc, pg_restore restores it) into two new databases, and
 # checks in each: the tables hold the same rows, written the same way
 # (COPY's text form: a state's JSON), the columns print the same types,
+# a recorded match replays and goes on, a new one takes the next id,
 # the trees grow on and propagate as the original's do, and a binary COPY
 # of a tree's states out and back in gives the same rows.  The databases
 # are dropped at the end.  Half a minute.
@@ -66,6 +67,10 @@ gt_psql -q -d "$DB" -v kif_file="$KIF" >/dev/null <<-'EOF' || { echo "Bail out! 
 	  UNION ALL
 	  SELECT 'first ' || m.move::text, m.next, NULL
 	  FROM gametree.successors('connect4', gametree.initial('connect4')) m;
+	SELECT gametree.match_begin('dump.1', 'dump_ttt', 'xplayer', '10 s', '2 s', 't_gdl');
+	SELECT gametree.match_move(1, '[["does", "xplayer", ["mark", 2, 2]], ["does", "oplayer", "noop"]]');
+	SELECT gametree.match_begin('dump.2', 'connect4', 'red', '10 s', '2 s');
+	SELECT gametree.match_end(2, aborted => true);
 	EOF
 
 # A table's rows in COPY's text form, sorted: the same text in two
@@ -83,7 +88,7 @@ types() {  # types <db>
 tables() {  # tables [with_catalog]
 	local t
 	echo public.positions
-	[ -n "${1:-}" ] && echo gametree.trees gametree.gdl_games
+	[ -n "${1:-}" ] && echo gametree.trees gametree.gdl_games gametree.matches
 	for t in "${TREES[@]}"; do echo "public.${t}_states public.${t}_moves public.${t}_graph"; done
 }
 # same_rows <db> <other db> <what> [with_catalog]: every table holds the same rows in both.
@@ -121,6 +126,13 @@ for db in "${RESTORED[@]}"; do
 		diff <(types "$DB") <(types "$db")
 	check "$db: a state of the GDL game is of it" test \
 		"$(gt_psql -At -d "$db" -c "SELECT gametree.game_of(ttt) FROM public.positions WHERE name = 'initial'")" = dump_ttt
+	# the identity's sequence is dumped too: a new match does not take a restored one's id
+	check "$db: a recorded match replays to its state, goes on, and a new one takes the next id" test \
+		"$(gt_psql -At -d "$db" -c "SELECT (SELECT state FROM gametree.match_replay(1) ORDER BY ply DESC LIMIT 1) = state
+			FROM gametree.matches WHERE id = 1" \
+			-c "SELECT gametree.terminal('dump_ttt', gametree.match_move(1, '[[\"does\", \"xplayer\", \"noop\"],
+				[\"does\", \"oplayer\", [\"mark\", 1, 1]]]'))" \
+			-c "SELECT gametree.match_begin('dump.3', 'connect4', 'red', '1 s', '1 s')" 2>&1 | tr '\n' ' ')" = "t f 3 "
 done
 
 # The trees grow on, and propagate, alike in all three databases.
