@@ -547,6 +547,8 @@ run_ggp(PGconn *conn, Args *args)
 	for (int i = 0; i < nfds; i++)
 		close(fds[i]);
 	log_line("gametree ggp: stopping");
+	/* the aborts must run, not be cancelled as the signal cancels statements */
+	interrupt_reset();
 	abort_all();
 	return 0;
 }

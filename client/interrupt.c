@@ -45,3 +45,9 @@ interrupted(void)
 {
 	return interrupt_flag != 0;
 }
+
+void
+interrupt_reset(void)
+{
+	interrupt_flag = 0;
+}

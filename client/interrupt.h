@@ -11,5 +11,7 @@ void		interrupt_install(void);
 /* Another signal (SIGTERM) handled as Ctrl-C is. */
 void		interrupt_also_on(int signo);
 bool		interrupted(void);
+/* Forgets the signal: the statements that follow run (a second one ends the program). */
+void		interrupt_reset(void);
 
 #endif

@@ -150,6 +150,7 @@ check_match ttt3.1
 match connect4 c4.1 3 1 1 2 &
 both=$!
 match ticTacToe ttt.2 3 1 2 1 &
+other=$!
 sleep 4
 reply=$(curl -s -m 5 -w ' %{http_code}' -X POST --data-binary '(play ttt.2 ((mark 1 1) noop)' "$(url 1)")
 [[ "$reply" == "error: not an S-expression"*" 400" ]] && ok "a request that is no S-expression gets 400 and an error" ||
@@ -174,8 +175,7 @@ silent = socket.create_connection(("127.0.0.1", port))
 silent.sendall(b"POST / HTTP/1.1\r\nConte")
 silent.close()
 EOF
-wait $both
-wait
+wait $both $other
 check_match c4.1
 check_match ttt.2
 grep -q "a connection dropped" "$WORK/player1.log" && ok "the player logged the dropped connections" ||
