@@ -11,6 +11,7 @@
 #   bash bench/ggp_match.sh                         # 20 matches each, start 10 s, play 2 s: hours
 #   MATCHES=4 GAMES="ticTacToe connect4" bash bench/ggp_match.sh
 #   OPPONENTS=flat START=10 PLAY=2 MARGIN=300 bash bench/ggp_match.sh
+#   PARALLEL=2 bash bench/ggp_match.sh              # two matches at a time: half the hours
 #
 # Printed per opponent and game: gametree's wins, draws and losses, its
 # score (a win 1, a draw 1/2; the goals: 90% or more against random, 65%
@@ -18,13 +19,15 @@
 # play took, the least margin left on a clock by any reply of either
 # player, and the replies that were errors (late, illegal: none expected).
 # Both players run on this machine: while one searches, the other answers
-# its noop at once, so each search has a core.
+# its noop at once, so each search has a core; PARALLEL matches at a time
+# (default 1) keep that while there are as many cores.
 source "$(dirname "$0")/bench.sh"
 MATCHES=${MATCHES:-20}
 GAMES=${GAMES:-ticTacToe connect4 breakthrough}
 OPPONENTS=${OPPONENTS:-random flat}
 START=${START:-10}
 PLAY=${PLAY:-2}
+PARALLEL=${PARALLEL:-1}
 MARGIN=${MARGIN:-300}
 DB=gametree_bench
 WORK=$(mktemp -d)
@@ -63,6 +66,8 @@ player() {
 player $((BASE_PORT + 0))
 player $((BASE_PORT + 1)) --method random
 player $((BASE_PORT + 2)) --method flat
+# The matches running in the background (the players are background jobs too).
+wait_matches() { for job in $(jobs -p); do case " ${PIDS[*]} " in *" $job "*) ;; *) wait "$job" ;; esac; done; }
 port_of() { case $1 in random) echo $((BASE_PORT + 1)) ;; flat) echo $((BASE_PORT + 2)) ;; esac; }
 
 echo "== gametree ggp against $OPPONENTS on $GAMES: $MATCHES matches each, start clock $START s, play clock $PLAY s, margin $MARGIN ms"
@@ -71,12 +76,16 @@ for opponent in $OPPONENTS; do
 		for i in $(seq "$MATCHES"); do
 			us="http://127.0.0.1:$BASE_PORT/" them="http://127.0.0.1:$(port_of "$opponent")/"
 			if [ $((i % 2)) = 1 ]; then first=$us second=$them; else first=$them second=$us; fi
-			python3 "$GT_ROOT/tools/ggp_manager.py" --kif "$GT_ROOT/test/data/gdl/$g.kif" --game "mgr_$g" \
-				--db "$DB" --start "$START" --play "$PLAY" --id "bench.$opponent.$g.$i" \
-				--player "$first" --player "$second" >"$WORK/$opponent.$g.$i.json" 2>>"$WORK/manager.err"
-			printf '%s %s %d: %s\n' "$opponent" "$g" "$i" \
-				"$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(json.dumps(s['goals']), len(s['moves']), 'moves', s['errors'], 'errors')" "$WORK/$opponent.$g.$i.json" 2>/dev/null)"
+			(
+				python3 "$GT_ROOT/tools/ggp_manager.py" --kif "$GT_ROOT/test/data/gdl/$g.kif" --game "mgr_$g" \
+					--db "$DB" --start "$START" --play "$PLAY" --id "bench.$opponent.$g.$i" \
+					--player "$first" --player "$second" >"$WORK/$opponent.$g.$i.json" 2>>"$WORK/manager.err"
+				printf '%s %s %d: %s\n' "$opponent" "$g" "$i" \
+					"$(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(json.dumps(s['goals']), len(s['moves']), 'moves', s['errors'], 'errors')" "$WORK/$opponent.$g.$i.json" 2>/dev/null)"
+			) &
+			[ $((i % PARALLEL)) = 0 ] && wait_matches
 		done
+		wait_matches
 	done
 done
 
