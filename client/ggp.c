@@ -271,6 +271,26 @@ on_start(const Sexpr *msg, double received, Reply *r)
 	sb_free(&error);
 }
 
+/*
+ * The slot, locked, of the match a request of n items (the kind, the match
+ * id, ...) names; NULL after replying with usage or an unknown match.
+ */
+static Slot *
+request_slot(const Sexpr *msg, int n, const char *usage, Reply *r)
+{
+	Slot	   *slot;
+
+	if (msg->n != n || !msg->items[1]->symbol)
+	{
+		reply_error(r, 400, "%s", usage);
+		return NULL;
+	}
+	slot = slot_find(msg->items[1]->symbol);
+	if (!slot)
+		reply_error(r, 400, "no match %s is being played", msg->items[1]->symbol);
+	return slot;
+}
+
 static void
 on_play(const Sexpr *msg, double received, Reply *r)
 {
@@ -278,17 +298,9 @@ on_play(const Sexpr *msg, double received, Reply *r)
 	StrBuf		log;
 	char	   *action;
 
-	if (msg->n != 3 || !msg->items[1]->symbol)
-	{
-		reply_error(r, 400, "play takes MATCHID MOVES");
-		return;
-	}
-	slot = slot_find(msg->items[1]->symbol);
+	slot = request_slot(msg, 3, "play takes MATCHID MOVES", r);
 	if (!slot)
-	{
-		reply_error(r, 400, "no match %s is being played", msg->items[1]->symbol);
 		return;
-	}
 	sb_init(&log);
 	action = match_play(&player, slot->match, msg->items[2], received, &log);
 	slot->last_used = ggp_now();
@@ -311,17 +323,9 @@ on_end(const Sexpr *msg, bool aborted, Reply *r)
 	StrBuf		log;
 	bool		ended;
 
-	if (msg->n != (aborted ? 2 : 3) || !msg->items[1]->symbol)
-	{
-		reply_error(r, 400, aborted ? "abort takes MATCHID" : "stop takes MATCHID MOVES");
-		return;
-	}
-	slot = slot_find(msg->items[1]->symbol);
+	slot = request_slot(msg, aborted ? 2 : 3, aborted ? "abort takes MATCHID" : "stop takes MATCHID MOVES", r);
 	if (!slot)
-	{
-		reply_error(r, 400, "no match %s is being played", msg->items[1]->symbol);
 		return;
-	}
 	sb_init(&log);
 	ended = aborted ? match_abort(&player, slot->match, &log) :
 		match_stop(&player, slot->match, msg->items[2], &log);

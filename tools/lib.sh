@@ -170,6 +170,23 @@ gt_psql() {
 	"$GT_PGBIN/psql" -X -v ON_ERROR_STOP=1 "$@"
 }
 
+gt_drop_database() {
+	gt_psql -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $1" >/dev/null 2>&1
+}
+
+# The start of the scripts that drive the client (test/t/client_check.sh,
+# test/t/ggp_check.sh): the client built, the cluster started, and a fresh
+# database DB, the client's default (PGDATABASE), the caller's options
+# (PGOPTIONS, PGSERVICE) cleared.  Bails out when it cannot.
+gt_client_test_setup() {
+	[ -x "$GT_ROOT/client/gametree" ] || make -s -C "$GT_ROOT/client" >/dev/null ||
+		{ echo "Bail out! cannot build the client"; exit 1; }
+	gt_start_cluster
+	export PGDATABASE=$1
+	unset PGOPTIONS PGSERVICE
+	gt_fresh_database "$1" || { echo "Bail out! cannot create database $1"; exit 1; }
+}
+
 # A fresh database with the extension (and the extra extensions named).
 gt_fresh_database() {
 	local db=$1; shift

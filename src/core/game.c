@@ -433,16 +433,7 @@ gt_decode_move(const Game *game, const GameState *state, Jsonb *move)
 	{
 		if (mover == GT_NO_ROLE)
 			illegal_move(game, move, "moves are simultaneous here, so a joint move is needed");
-		if (JB_ROOT_IS_SCALAR(move))
-		{
-			JsonbExtractScalar(&move->root, &bare);
-		}
-		else
-		{
-			bare.type = jbvBinary;
-			bare.val.binary.data = &move->root;
-			bare.val.binary.len = VARSIZE(move) - VARHDRSZ;
-		}
+		gt_jsonb_root(move, &bare);
 		action = &bare;
 	}
 

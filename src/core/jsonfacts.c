@@ -40,6 +40,19 @@ jo_string(JsonOut *out, const char *s)
 
 #define SMALL_NUMERICS 1024
 
+void
+gt_jsonb_root(Jsonb *json, JsonbValue *out)
+{
+	if (JB_ROOT_IS_SCALAR(json))
+		JsonbExtractScalar(&json->root, out);
+	else
+	{
+		out->type = jbvBinary;
+		out->val.binary.data = &json->root;
+		out->val.binary.len = VARSIZE(json) - VARHDRSZ;
+	}
+}
+
 Numeric
 gt_int_numeric(int64 value)
 {

@@ -24,6 +24,11 @@ extern void jo_int(JsonOut *out, int64 value);
 /* A fact of one string argument: [relation, value]. */
 extern void jo_fact(JsonOut *out, const char *relation, const char *value);
 extern Jsonb *jo_result(JsonOut *out);
+/*
+ * A jsonb's top value, to walk with the JsonbValue functions: the scalar
+ * itself, or the array or object as a binary container.
+ */
+extern void gt_jsonb_root(Jsonb *json, JsonbValue *out);
 /* A numeric for an integer; small ones are built once and shared. */
 extern Numeric gt_int_numeric(int64 value);
 

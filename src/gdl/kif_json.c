@@ -108,13 +108,6 @@ gdl_json_to_kif(Jsonb *term)
 	TermStore  *ts = term_store_create();
 	JsonbValue	root;
 
-	if (JB_ROOT_IS_SCALAR(term))
-		JsonbExtractScalar(&term->root, &root);
-	else
-	{
-		root.type = jbvBinary;
-		root.val.binary.data = &term->root;
-		root.val.binary.len = VARSIZE(term) - VARHDRSZ;
-	}
+	gt_jsonb_root(term, &root);
 	return term_text(ts, term_of_json(ts, &root));
 }

@@ -8,6 +8,7 @@
  */
 #include "postgres.h"
 
+#include "core/jsonfacts.h"
 #include "core/line.h"
 #include "search/settings.h"
 #include "sql/game_datum.h"
@@ -111,9 +112,7 @@ line_json(const Game *game, const GameState *state, const SearchLine *line)
 		Jsonb	   *move = gt_encode_move(game, played.at, line->moves[i]);
 		JsonbValue	v;
 
-		v.type = jbvBinary;
-		v.val.binary.data = &move->root;
-		v.val.binary.len = VARSIZE(move) - VARHDRSZ;
+		gt_jsonb_root(move, &v);
 		pushJsonbValue(&parse, WJB_ELEM, &v);
 		gt_line_play(&played, line->moves[i]);
 	}

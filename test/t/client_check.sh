@@ -28,17 +28,13 @@ cleanup() {
 		wait "$BG_PID" 2>/dev/null
 	fi
 	[ -n "${UCI_CHILD:-}" ] && kill "$UCI_CHILD" 2>/dev/null
-	gt_psql -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+	gt_drop_database "$DB"
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[ -x "$CLIENT" ] || make -s -C "$GT_ROOT/client" >/dev/null || { echo "Bail out! cannot build the client"; exit 1; }
-gt_start_cluster
-export PGDATABASE=$DB
-unset PGOPTIONS PGSERVICE
-gt_fresh_database "$DB" || { echo "Bail out! cannot create database $DB"; exit 1; }
+gt_client_test_setup "$DB"
 
 
 # check DESCRIPTION COMMAND...: passes when the command succeeds; shows the

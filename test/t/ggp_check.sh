@@ -32,17 +32,14 @@ PLAYERS=()
 cleanup() {
 	for pid in "${PLAYERS[@]}"; do kill "$pid" 2>/dev/null; done
 	for pid in "${PLAYERS[@]}"; do wait "$pid" 2>/dev/null; done
-	gt_psql -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+	gt_drop_database "$DB"
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[ -x "$CLIENT" ] || make -s -C "$GT_ROOT/client" >/dev/null || { echo "Bail out! cannot build the client"; exit 1; }
-gt_start_cluster
-export PGDATABASE=$DB GT_PSQL="$GT_PGBIN/psql"
-unset PGOPTIONS PGSERVICE
-gt_fresh_database "$DB" || { echo "Bail out! cannot create database $DB"; exit 1; }
+gt_client_test_setup "$DB"
+export GT_PSQL="$GT_PGBIN/psql"
 
 q() { gt_psql -At -d "$DB" -c "$1"; }
 
