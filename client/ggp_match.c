@@ -47,13 +47,25 @@ ggp_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Runs a statement; on a server error its message goes to why and NULL comes back. */
+/*
+ * Runs a statement; on a server error its message goes to why and NULL
+ * comes back.  A connection found broken (the server restarted, say) is
+ * made again once, and the statement sent again: a match outlives it.
+ */
 static PGresult *
 run(PGconn *conn, const char *sql, int n, const char *const *params, StrBuf *why)
 {
 	PGresult   *error = NULL;
-	PGresult   *res = db_query_try(conn, sql, n, params, &error);
+	PGresult   *res;
 
+	if (PQstatus(conn) != CONNECTION_OK)
+		PQreset(conn);
+	res = db_query_try(conn, sql, n, params, &error);
+	if (!res && !error && PQstatus(conn) != CONNECTION_OK)
+	{
+		PQreset(conn);
+		res = db_query_try(conn, sql, n, params, &error);
+	}
 	if (!res)
 	{
 		if (error)
