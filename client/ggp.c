@@ -263,8 +263,9 @@ on_start(const Sexpr *msg, double received, Reply *r)
 		slot->match = m;
 		pthread_mutex_unlock(&registry.lock);
 		slot->last_used = ggp_now();
-		pthread_mutex_unlock(&slot->lock);
 		r->body = xstrdup("ready");
+		/* the search of the start clock, cut short, is read off the connection after the reply */
+		r->held = slot;
 		log_line("match %s: %s of %s, record %s, tree %s", m->id, m->role, m->game.name, m->record,
 				 m->tree ? m->tree : "none");
 	}

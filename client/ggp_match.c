@@ -358,7 +358,6 @@ match_start(const Player *p, const char *id, const char *role, const Sexpr *rule
 		sb_init(&ignored);
 		free(search(p, m, received + start_clock - p->margin, &ignored));
 		sb_free(&ignored);
-		match_settle(m);
 	}
 	return m;
 

@@ -50,7 +50,8 @@ double		ggp_now(void);
  * start: loads the rules (under a name derived from their text, so the
  * same rules reuse their game), creates the tree and the record, then
  * searches from the first state until the start clock (received + clock -
- * margin) runs out.  NULL with why in error.
+ * margin) runs out, a search cut short left for match_settle after the
+ * reply.  NULL with why in error.
  */
 Match	   *match_start(const Player *p, const char *id, const char *role, const Sexpr *rules,
 						double start_clock, double play_clock, double received, StrBuf *error);

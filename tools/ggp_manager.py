@@ -15,12 +15,14 @@ action of the role is an error: the manager plays a random legal action for
 that role instead, as game managers do, and the match goes on.
 
     python3 tools/ggp_manager.py --kif FILE --game NAME --db DB \\
-        --player URL [--player URL ...] [--start 10] [--play 2] [--id MATCHID]
+        --player URL [--player URL ...] [--start 10] [--play 2] [--id MATCHID] [--max-plies N]
 
-The players are given in role order.  Prints one JSON object: the match's
-id, roles, joint moves (as next() takes them), final state and goals, every
-reply (role, request, seconds, the reply, and the error if any), the worst
-margin left on a clock, and the number of errors.  Exit status 0 when no
+The players are given in role order.  With --max-plies, the match is
+aborted ((abort ...)) after that many joint moves unless it ended before.
+Prints one JSON object: the match's id, roles, joint moves (as next()
+takes them), final state and goals (null when aborted), whether it was
+aborted, every reply (role, request, seconds, the reply, and the error if
+any), the worst margin left on a clock, and the number of errors.  Exit status 0 when no
 reply was an error, 1 otherwise, 2 when the match could not be run.
 """
 import argparse
@@ -154,7 +156,11 @@ class Match:
                 self.errors += 1
                 self.replies[k - len(started)]["error"] = error or "not ready: %r" % text
         last = "nil"
+        self.aborted = False
         while True:
+            if a.max_plies is not None and len(self.moves) >= a.max_plies:
+                self.aborted = True
+                break
             row = sql(self.db, "SELECT gametree.terminal(:'g', :'s'::jsonb), "
                                "(SELECT json_agg(m) FROM gametree.legal(:'g', :'s'::jsonb) m)",
                       g=self.game, s=self.state).split("|", 1)
@@ -185,8 +191,12 @@ class Match:
             self.state = sql(self.db, "SELECT gametree.next(:'g', :'s'::jsonb, :'m'::jsonb)",
                              g=self.game, s=self.state, m=json.dumps(joint))
             last = "(" + " ".join(json_to_kif(m[2]) for m in joint) + ")"
-        self.goals = json.loads(sql(self.db, "SELECT gametree.goal(:'g', :'s'::jsonb)", g=self.game, s=self.state))
-        stopped = self.ask_all(["(stop %s %s)" % (a.id, last)] * len(self.roles), float(a.play), "stop")
+        if self.aborted:
+            self.goals = None
+            stopped = self.ask_all(["(abort %s)" % a.id] * len(self.roles), float(a.play), "abort")
+        else:
+            self.goals = json.loads(sql(self.db, "SELECT gametree.goal(:'g', :'s'::jsonb)", g=self.game, s=self.state))
+            stopped = self.ask_all(["(stop %s %s)" % (a.id, last)] * len(self.roles), float(a.play), "stop")
         for k, (text, error) in enumerate(stopped):
             if error or (text or "").lower() != "done":
                 self.errors += 1
@@ -194,7 +204,8 @@ class Match:
 
     def summary(self):
         return {"id": self.args.id, "game": self.game, "roles": self.roles, "moves": self.moves,
-                "state": json.loads(self.state), "goals": self.goals, "replies": self.replies,
+                "state": json.loads(self.state), "goals": self.goals, "aborted": self.aborted,
+                "replies": self.replies,
                 "worst_margin": None if self.worst_margin is None else round(self.worst_margin, 4),
                 "errors": self.errors}
 
@@ -208,6 +219,7 @@ def main():
     p.add_argument("--start", default="10")
     p.add_argument("--play", default="2")
     p.add_argument("--id", default="match.%d" % int(time.time() * 1000))
+    p.add_argument("--max-plies", type=int, help="abort the match after this many joint moves")
     a = p.parse_args()
     try:
         m = Match(a)
