@@ -12,8 +12,6 @@
 #include "miscadmin.h"
 #include "utils/hsearch.h"
 
-/* The longest symbol or variable name: longer ones are surely not GDL. */
-#define KIF_MAX_NAME 200
 /* Most arguments of one term. */
 #define KIF_MAX_ARGS 1000
 /*

@@ -52,7 +52,8 @@ symbol_of_json(TermStore *ts, const JsonbValue *v)
 	{
 		len = v->val.string.len;
 		if (!kif_is_symbol(v->val.string.val, len))
-			not_a_term(v, "a symbol is a word without spaces, parentheses or \";\", not starting with \"?\"",
+			not_a_term(v, psprintf("a symbol is a word of 1 to %d characters without spaces, parentheses "
+								   "or \";\", not starting with \"?\"", KIF_MAX_NAME),
 					   "Symbols are written as JSON strings such as \"noop\".");
 		name = pnstrdup(v->val.string.val, len);
 		for (int i = 0; i < len; i++)

@@ -12,6 +12,9 @@
 
 #include "gdl/term.h"
 
+/* The longest symbol or variable name: longer ones are surely not GDL. */
+#define KIF_MAX_NAME 200
+
 /* One sentence of KIF text: a term (rules are (<= head body...)). */
 typedef struct KifSentence
 {

@@ -19,7 +19,7 @@ SELECT dblink_exec('ggp_match_admin', $$DELETE FROM gametree.matches WHERE match
 \o
 
 BEGIN;
-SELECT plan(139);
+SELECT plan(141);
 
 -- KIF to JSON: the README's conventions for GDL games.
 SELECT is(gametree.from_kif('(cell 1 1 b)'), '["cell", 1, 1, "b"]', 'from_kif: (cell 1 1 b), numbers as JSON numbers');
@@ -69,6 +69,10 @@ SELECT is(pg_temp.try($$SELECT gametree.from_kif(repeat('(f ', 1000000) || 'a' |
           'from_kif: a million levels stop at the limit, with no stack overflow (22P02)');
 SELECT throws_ok($$SELECT gametree.from_kif('()')$$, '22P02', 'KIF term, line 1: an empty list "()"',
                  'from_kif: an empty list (22P02)');
+SELECT throws_ok(format('SELECT gametree.from_kif(%L)', '(f ' || repeat('a', 201) || ')'), '42622',
+                 'KIF term, line 1: a name of 201 characters is too long', 'from_kif: a name too long (42622)');
+SELECT throws_ok(format('SELECT gametree.to_kif(%L)', to_jsonb(repeat('a', 201))), '22023', NULL,
+                 'to_kif: a string too long for a symbol (22023)');
 
 -- What is no term's JSON: 22023.
 SELECT throws_ok(format('SELECT gametree.to_kif(%L)', j), '22023', NULL, format('to_kif: %s (22023)', why))
