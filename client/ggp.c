@@ -266,8 +266,8 @@ on_start(const Sexpr *msg, double received, Reply *r)
 		r->body = xstrdup("ready");
 		/* the search of the start clock, cut short, is read off the connection after the reply */
 		r->held = slot;
-		log_line("match %s: %s of %s, record %s, tree %s", m->id, m->role, m->game.name, m->record,
-				 m->tree ? m->tree : "none");
+		log_line("match %s: %s of %s, record %s, tree %s; %.3f s of the start clock left", m->id, m->role,
+				 m->game.name, m->record, m->tree ? m->tree : "none", received + start_clock - ggp_now());
 	}
 	sb_free(&error);
 }
@@ -309,7 +309,8 @@ on_play(const Sexpr *msg, double received, Reply *r)
 		reply_error(r, 400, "match %s: %s", slot->match->id, log.data);
 	else
 	{
-		log_line("match %s: play %d: %s, %s", slot->match->id, slot->match->plays, action, log.data);
+		log_line("match %s: play %d: %s, %s; %.3f s of the play clock left", slot->match->id, slot->match->plays,
+				 action, log.data, received + slot->match->play_clock - ggp_now());
 		r->body = action;
 	}
 	sb_free(&log);
