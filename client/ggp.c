@@ -252,6 +252,14 @@ on_start(const Sexpr *msg, double received, Reply *r)
 	pthread_mutex_lock(&slot->lock);
 	m = match_start(&player, msg->items[1]->symbol, msg->items[2]->symbol, msg->items[3], start_clock,
 					play_clock, received, &error);
+	/* once more while a second of the start clock is left: another match's start may have raced this one's */
+	if (!m && received + start_clock - player.margin - ggp_now() > 1.0)
+	{
+		log_line("match %s: the start failed (%s); once more", msg->items[1]->symbol, error.data);
+		sb_reset(&error);
+		m = match_start(&player, msg->items[1]->symbol, msg->items[2]->symbol, msg->items[3], start_clock,
+						play_clock, received, &error);
+	}
 	if (!m)
 	{
 		reply_error(r, 400, "cannot play match %s: %s", msg->items[1]->symbol, error.data);

@@ -209,7 +209,7 @@ for kif in "$GT_ROOT"/test/data/gdl/*.kif; do
 	if [ "$rc" = 0 ] && [ "$records" = "$nroles/$nroles" ]; then
 		ok "$f: $nroles players, $(field "$id" "len(s['moves'])") joint moves legal and in time (worst margin $(field "$id" "s['worst_margin']") s), then $(field "$id" "'aborted' if s['aborted'] else 'over'"); $records records"
 	else
-		not_ok "$f: $nroles players play, legal and in time, and abort" "rc $rc, records $records; $(cat "$WORK/$id.err"; field "$id" "json.dumps([r for r in s['replies'] if r['error']])")"
+		not_ok "$f: $nroles players play, legal and in time, and abort" "rc $rc, records $records; $(cat "$WORK/$id.err"; field "$id" "json.dumps([r for r in s['replies'] if r['error']])"; grep -h -- "$id" "$WORK"/player*.log | grep -v -- '-> 200' | head -n 8)"
 	fi
 done
 
