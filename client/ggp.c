@@ -124,6 +124,19 @@ slot_release(Slot *slot)
 	match_free(m);
 }
 
+/* Aborts the match of the locked slot, logs why, and frees the slot. */
+static void
+abort_slot(Slot *slot, const char *why)
+{
+	StrBuf		log;
+
+	sb_init(&log);
+	match_abort(&player, slot->match, &log);
+	log_line("match %s: aborted, %s: %s", slot->match->id, why, log.data);
+	sb_free(&log);
+	slot_release(slot);
+}
+
 /* Aborts matches whose manager fell silent, so that their trees do not stay for ever. */
 static void
 abort_abandoned(void)
@@ -133,7 +146,6 @@ abort_abandoned(void)
 	for (int i = 0; i < MAX_MATCHES; i++)
 	{
 		Slot	   *slot = &registry.slots[i];
-		StrBuf		log;
 
 		if (pthread_mutex_trylock(&slot->lock) != 0)
 			continue;
@@ -143,11 +155,7 @@ abort_abandoned(void)
 			pthread_mutex_unlock(&slot->lock);
 			continue;
 		}
-		sb_init(&log);
-		match_abort(&player, slot->match, &log);
-		log_line("match %s: abandoned by its manager, aborted: %s", slot->match->id, log.data);
-		sb_free(&log);
-		slot_release(slot);
+		abort_slot(slot, "abandoned by its manager");
 	}
 }
 
@@ -501,7 +509,6 @@ abort_all(void)
 	for (int i = 0; i < MAX_MATCHES; i++)
 	{
 		Slot	   *slot = &registry.slots[i];
-		StrBuf		log;
 
 		pthread_mutex_lock(&slot->lock);
 		if (!slot->match)
@@ -509,11 +516,7 @@ abort_all(void)
 			pthread_mutex_unlock(&slot->lock);
 			continue;
 		}
-		sb_init(&log);
-		match_abort(&player, slot->match, &log);
-		log_line("match %s: aborted as the player stops: %s", slot->match->id, log.data);
-		sb_free(&log);
-		slot_release(slot);
+		abort_slot(slot, "the player stops");
 	}
 }
 
