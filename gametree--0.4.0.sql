@@ -661,30 +661,30 @@ LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.shard_accept(text, integer, bigint[], bytea[], jsonb[], integer[], text[], boolean[], jsonb[], jsonb[], boolean[]) IS
 'On a node, called by the coordinator of a sharded tree: stores the states node found for this one (those not stored yet) and notes that node holds edges into them; returns the states stored';
 
-CREATE FUNCTION @extschema@.shard_accept_values(tree text, ids bigint[], expanded boolean[], utilities jsonb[],
-                                               mobilities jsonb[], proven boolean[])
-RETURNS bigint
-AS 'MODULE_PATHNAME', 'gametree_shard_accept_values'
-LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.shard_accept_values(text, bigint[], boolean[], jsonb[], jsonb[], boolean[]) IS
-'On a node, called by the coordinator of a sharded tree: the new values of states other nodes hold that edges here lead to; returns how many changed, counted pending propagation';
-
-
 CREATE FUNCTION @extschema@.shard_propagate(tree text, depth integer)
 RETURNS void
 AS 'MODULE_PATHNAME', 'gametree_shard_propagate'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.shard_propagate(text, integer) IS
-'On a node, called by the coordinator of a sharded tree: values the states held here at depth from their edges, those to other nodes'' states by <tree>_ghosts, '
+'On a node, called by the coordinator of a sharded tree: values the states held here at depth from their edges, '
 'keeping the part in memory for the next calls of the propagation; a NULL depth ends it and frees that memory';
 
 
-CREATE FUNCTION @extschema@.shard_written(tree text)
-RETURNS bigint[]
-AS 'MODULE_PATHNAME', 'gametree_shard_written'
+CREATE FUNCTION @extschema@.shard_values(tree text)
+RETURNS TABLE (node integer, states bigint, payload bytea)
+AS 'MODULE_PATHNAME', 'gametree_shard_values'
 LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.shard_written(text) IS
-'On a node, called by the coordinator of a sharded tree between the steps of a propagation: the ids of the states this session''s last step wrote, NULL when it read the part (any state may have changed)';
+COMMENT ON FUNCTION @extschema@.shard_values(text) IS
+'On a node, called by the coordinator of a sharded tree between the steps of a propagation: the values this session''s last step wrote '
+'(all of them when that step read the part) of states other nodes hold edges into, packed in batches per node, for shard_take_values there';
+
+CREATE FUNCTION @extschema@.shard_take_values(tree text, payload bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'gametree_shard_take_values'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.shard_take_values(text, bytea) IS
+'On a node, called by the coordinator of a sharded tree between the steps of a propagation: values shard_values packed on another node, '
+'onto the edges to those states of the part this session keeps in memory; returns the edges whose value changed';
 
 -- GGP matches and their terms.  A GGP game manager speaks KIF: from_kif and
 -- to_kif turn one term into the JSON of GDL games and back.  gametree.matches

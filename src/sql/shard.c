@@ -1,13 +1,14 @@
 /*
  * shard.c: the SQL functions a sharded tree's coordinator calls on its
  * nodes (store/shard.h): shard_create, shard_grow, shard_accept,
- * shard_accept_values, shard_propagate and shard_written.
+ * shard_propagate, shard_values and shard_take_values.
  */
 #include "postgres.h"
 
 #include "commands/defrem.h"
 #include "core/clock.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "nodes/parsenodes.h"
 #include "store/grow.h"
 #include "store/propagate.h"
@@ -81,18 +82,15 @@ gametree_shard_accept(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(stored);
 }
 
-PG_FUNCTION_INFO_V1(gametree_shard_accept_values);
+PG_FUNCTION_INFO_V1(gametree_shard_take_values);
 Datum
-gametree_shard_accept_values(PG_FUNCTION_ARGS)
+gametree_shard_take_values(PG_FUNCTION_ARGS)
 {
-	Datum		columns[5];
 	int64		changed;
 
-	require_arguments(fcinfo, 0, 6);
-	for (int c = 0; c < 5; c++)
-		columns[c] = PG_GETARG_DATUM(c + 1);
+	require_arguments(fcinfo, 0, 2);
 	SPI_connect();
-	changed = shard_accept_values(PG_GETARG_TEXT_PP(0), columns);
+	changed = shard_take_values(PG_GETARG_TEXT_PP(0), PG_GETARG_BYTEA_PP(1));
 	SPI_finish();
 	PG_RETURN_INT64(changed);
 }
@@ -114,20 +112,28 @@ gametree_shard_propagate(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-PG_FUNCTION_INFO_V1(gametree_shard_written);
-Datum
-gametree_shard_written(PG_FUNCTION_ARGS)
+/* A row of shard_values' result per batch. */
+static void
+put_values(void *arg, int32 node, int64 count, bytea *payload)
 {
-	Datum		written;
+	ReturnSetInfo *rsinfo = arg;
 
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+						 (Datum[]) {Int32GetDatum(node), Int64GetDatum(count), PointerGetDatum(payload)},
+						 (bool[]) {false, false, false});
+}
+
+/* Batches of values of at most this many states: a few megabytes each, in the text of a statement. */
+#define VALUES_PER_BATCH 100000
+
+PG_FUNCTION_INFO_V1(gametree_shard_values);
+Datum
+gametree_shard_values(PG_FUNCTION_ARGS)
+{
 	require_arguments(fcinfo, 0, 1);
+	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
-	written = shard_written(PG_GETARG_TEXT_PP(0));
-	/* The array outlives SPI's memory. */
-	if (written != (Datum) 0)
-		written = SPI_datumTransfer(written, false, -1);
+	shard_values(PG_GETARG_TEXT_PP(0), VALUES_PER_BATCH, put_values, fcinfo->resultinfo);
 	SPI_finish();
-	if (written == (Datum) 0)
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(written);
+	return (Datum) 0;
 }

@@ -34,6 +34,7 @@
 #include "store/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "lib/stringinfo.h"
 #include "store/catalog.h"
 #include "store/propagate.h"
@@ -1049,11 +1050,14 @@ tree_propagate_depth(const Tree *tree, int32 depth)
 
 /*
  * A node's part of a sharded tree, kept in memory between the calls of one
- * propagation (shard.h): each wave changes a few ghosts' values, and
- * reading the part again for each would cost more than all the waves'
- * evaluations.  It is valid while the part stores no states (its
+ * propagation (shard.h): each step changes a few values of other nodes'
+ * states, and reading the part again for each would cost more than all
+ * the steps' evaluations.  It is valid while the part stores no states (its
  * gametree.trees.writes stays); a call that fails drops it, since what it
- * wrote was not committed.
+ * wrote was not committed.  The values of other nodes' states arrive here,
+ * onto the edges to them, and never touch a table: a propagation cut short
+ * loses them, and the next one, which reads the part again, has every
+ * value sent again.
  */
 typedef struct KeptGraph
 {
@@ -1062,26 +1066,29 @@ typedef struct KeptGraph
 	bool		in_use;			/* a call is using it: found so, a call failed */
 	Graph		g;
 	PropagateControl control;
+	/* Per state (node index): the nodes with edges into it, bit number - 1 (_refs). */
+	uint64	   *referenced_by;
 	/*
-	 * The states the last call wrote, whose values the nodes with edges
-	 * into them are to be told; every state when the graph was read by the
-	 * last call (expansions changed states it did not write).
+	 * The states whose values the nodes with edges into them are to be
+	 * sent: those the last call wrote; every one when the last call read
+	 * the part, since their edges may hold values older than the rows.
 	 */
-	bool		wrote_all;
-	int64	   *written;
+	bool		send_all;
+	int32	   *written;
 	int64		nwritten,
 				maxwritten;
 } KeptGraph;
 
 static KeptGraph kept;
 
-Datum
-tree_kept_written(const Tree *tree)
+/* A batch of values sent to a node: this header, then per state its id and packed value. */
+typedef struct PackedValuesHeader
 {
-	if (kept.states != tree->relids[TREE_STATES] || kept.wrote_all)
-		return (Datum) 0;
-	return int8_array(kept.written, kept.nwritten);
-}
+	uint32		magic;
+	int32		value_size;		/* of the packed values: the game's roles decide it */
+} PackedValuesHeader;
+
+#define PACKED_VALUES_MAGIC 0x47545631	/* "GTV1" */
 
 void
 tree_forget_kept(void)
@@ -1098,6 +1105,47 @@ ghost_edge_cmp(const void *a, const void *b)
 				y = ((const GhostEdge *) b)->ghost;
 
 	return (x > y) - (x < y);
+}
+
+/* kept.referenced_by from the part's _refs. */
+static void
+read_references(const Tree *tree)
+{
+	Graph	   *g = &kept.g;
+	SPIPlanPtr	plan = SPI_prepare(psprintf("SELECT id, node FROM %s", tree->refs), 0, NULL);
+	Portal		cursor;
+
+	kept.referenced_by = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(uint64));
+	memset(kept.referenced_by, 0, Max(g->nnodes, 1) * sizeof(uint64));
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	cursor = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	for (;;)
+	{
+		SPI_cursor_fetch(cursor, true, FETCH_ROWS);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			bool		isnull;
+			int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull));
+			int32		node = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
+			int32		i = id_index_find(&g->node_ids, id);
+
+			CHECK_FOR_INTERRUPTS();
+			if (node < 1 || node > TREE_SHARDS)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("table %s names node %d, not one of 1 to %d", tree->refs, node, TREE_SHARDS),
+						 errdetail("Rows of a node's tables were written outside gametree.")));
+			/* A state stored here since it was read is not in the part: none of its edges are. */
+			if (i >= 0)
+				kept.referenced_by[i] |= UINT64CONST(1) << (node - 1);
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(cursor);
+	SPI_freeplan(plan);
 }
 
 /* Reads the whole part, edges to other nodes valued by their ghosts, into kept. */
@@ -1119,41 +1167,123 @@ keep_graph(const Tree *tree, int64 writes)
 					 0, NULL, NULL, "reading edges", 0, false, true);
 	sort_edges(g);
 	qsort(g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
+	read_references(tree);
 }
 
-/* The ghosts whose values changed since the last call: onto their edges, then no longer changed. */
-static void
-refresh_ghosts(const Tree *tree)
+/* The kept part of tree, or an ERROR when none is: the coordinator calls shard_propagate first. */
+static Graph *
+kept_graph_of(const Tree *tree)
 {
-	Graph	   *g = &kept.g;
+	if (kept.states != tree->relids[TREE_STATES] || kept.in_use)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("no propagation of tree \"%s\" is under way in this session", tree->qualified),
+				 errdetail("Values of other nodes' states are exchanged between the steps of a propagation."),
+				 errhint("The coordinator of a sharded tree calls gametree.shard_propagate first.")));
+	/* The graph outlives the call: the tree it names is this call's. */
+	kept.g.tree = tree;
+	return &kept.g;
+}
 
-	spi_run(psprintf("UPDATE %s c SET changed = false WHERE changed RETURNING c.id, %s, %s, %s, %s",
-					 tree->ghosts, edge_columns[EDGE_COL_UTILITY], edge_columns[EDGE_COL_MOBILITY],
-					 edge_columns[EDGE_COL_PROVEN], edge_columns[EDGE_COL_STATE]),
-			0, NULL, NULL, SPI_OK_UPDATE_RETURNING);
-	for (uint64 r = 0; r < SPI_processed; r++)
+/* Sends node's batch (0-based) of values, if any, and starts it anew. */
+static void
+send_values(StringInfo out, int64 *count, int node, KeptValuesSink sink, void *arg)
+{
+	if (out->data == NULL)
+		return;
+	SET_VARSIZE(out->data, out->len);
+	sink(arg, node + 1, *count, (bytea *) out->data);
+	pfree(out->data);
+	out->data = NULL;
+	*count = 0;
+}
+
+void
+tree_kept_values(const Tree *tree, int batch, KeptValuesSink sink, void *arg)
+{
+	Graph	   *g = kept_graph_of(tree);
+	StringInfoData out[TREE_SHARDS];
+	int64		count[TREE_SHARDS] = {0};
+	int64		n = kept.send_all ? g->nnodes : kept.nwritten;
+	PackedValuesHeader header = {PACKED_VALUES_MAGIC, g->layout.size};
+
+	for (int node = 0; node < TREE_SHARDS; node++)
+		out[node].data = NULL;
+	for (int64 k = 0; k < n; k++)
 	{
-		Datum		col[EDGE_COLS];
-		bool		null[EDGE_COLS];
-		GhostEdge	key;
-		GhostEdge  *found;
-		Value		v;
+		int32		i = kept.send_all ? (int32) k : kept.written[k];
 
 		CHECK_FOR_INTERRUPTS();
-		key.ghost = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &null[0]));
-		for (int c = EDGE_COL_UTILITY; c < EDGE_COLS; c++)
-			col[c] = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c - EDGE_COL_UTILITY + 2, &null[c]);
-		child_value(g, col, null, &v);
+		for (uint64 to = kept.referenced_by[i]; to != 0; to &= to - 1)
+		{
+			int			node = pg_rightmost_one_pos64(to);
+
+			if (count[node] == batch)
+				send_values(&out[node], &count[node], node, sink, arg);
+			if (out[node].data == NULL)
+			{
+				initStringInfo(&out[node]);
+				appendBinaryStringInfo(&out[node], (char *) &(int32) {0}, VARHDRSZ);
+				appendBinaryStringInfo(&out[node], (char *) &header, sizeof(header));
+			}
+			appendBinaryStringInfo(&out[node], (char *) &NODE(g, i)->id, sizeof(int64));
+			appendBinaryStringInfo(&out[node], NODE_VALUE(g, i), g->layout.size);
+			count[node]++;
+		}
+	}
+	for (int node = 0; node < TREE_SHARDS; node++)
+		send_values(&out[node], &count[node], node, sink, arg);
+}
+
+int64
+tree_kept_take_values(const Tree *tree, const bytea *payload)
+{
+	Graph	   *g = kept_graph_of(tree);
+	const char *p = VARDATA_ANY(payload);
+	Size		len = VARSIZE_ANY_EXHDR(payload);
+	Size		record = sizeof(int64) + g->layout.size;
+	PackedValuesHeader header;
+	int64		changed = 0;
+	const uint8 known_flags = PACKED_KNOWN | PACKED_PROVEN;
+
+	if (len >= sizeof(header))
+		memcpy(&header, p, sizeof(header));
+	if (len < sizeof(header) || header.magic != PACKED_VALUES_MAGIC || header.value_size != g->layout.size ||
+		(len - sizeof(header)) % record != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("values sent to tree \"%s\" are not values of its states", tree->qualified),
+				 errdetail("%zu bytes, not values of %zu bytes each of a game of %d roles.", len,
+						   (Size) g->layout.size, g->layout.nroles),
+				 errhint("The coordinator of a sharded tree relays what gametree.shard_values returns on "
+						 "another node.")));
+	for (const char *r = p + sizeof(header); r < p + len; r += record)
+	{
+		GhostEdge	key;
+		GhostEdge  *found;
+		const char *value = r + sizeof(int64);
+
+		CHECK_FOR_INTERRUPTS();
+		memcpy(&key.ghost, r, sizeof(int64));
+		if ((((const uint8 *) value)[0] & ~known_flags) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("the value sent to tree \"%s\" for state %lld is not a value", tree->qualified,
+							(long long) key.ghost)));
 		found = bsearch(&key, g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
 		if (found == NULL)
 			continue;
-		/* bsearch finds one of the ghost's edges: from the first. */
+		/* bsearch finds one of the state's edges: from the first. */
 		while (found > g->ghost_edges && found[-1].ghost == key.ghost)
 			found--;
 		for (; found < g->ghost_edges + g->nghost_edges && found->ghost == key.ghost; found++)
-			pack(&g->layout, &v, EDGE_VALUE(g, found->edge));
+			if (memcmp(EDGE_VALUE(g, found->edge), value, g->layout.size) != 0)
+			{
+				memcpy(EDGE_VALUE(g, found->edge), value, g->layout.size);
+				changed++;
+			}
 	}
-	SPI_freetuptable(SPI_tuptable);
+	return changed;
 }
 
 void
@@ -1167,13 +1297,12 @@ tree_propagate_kept(const Tree *tree, int32 depth)
 	writes = tree_writes(tree);
 	if (kept.in_use || kept.states != tree->relids[TREE_STATES] || kept.writes != writes)
 		tree_forget_kept();
-	kept.wrote_all = !OidIsValid(kept.states);
-	if (kept.wrote_all)
+	kept.send_all = !OidIsValid(kept.states);
+	if (kept.send_all)
 		keep_graph(tree, writes);
 	kept.in_use = true;
 	/* The graph outlives the call: the tree it names is this call's. */
 	g->tree = tree;
-	refresh_ghosts(tree);
 	if (depth >= 0)
 	{
 		Value	   *moves = palloc(g->game->max_moves * sizeof(Value));
@@ -1195,8 +1324,8 @@ tree_propagate_kept(const Tree *tree, int32 depth)
 	{
 		if (!node_changed(g, i))
 			continue;
-		make_room(g, (char **) &kept.written, &kept.maxwritten, kept.nwritten, sizeof(int64), "states written");
-		kept.written[kept.nwritten++] = NODE(g, i)->id;
+		make_room(g, (char **) &kept.written, &kept.maxwritten, kept.nwritten, sizeof(int32), "states written");
+		kept.written[kept.nwritten++] = i;
 		memcpy(NODE_ROW_VALUE(g, i), row_value(g, i), g->layout.size);
 		NODE(g, i)->stored_best_move = row_best_move(g, i);
 	}

@@ -58,19 +58,33 @@ extern void tree_propagate_depth(const Tree *tree, int32 depth);
 /*
  * A node's part of a sharded tree, kept in memory between the calls of a
  * propagation (read by the first, valid until the part stores states):
- * takes the new values of the ghosts marked changed, then evaluates the
- * states at depth (depth >= 0), or all of them until they settle (-1, and
- * then nothing is pending), and writes what changed.  Takes the tree lock.
+ * evaluates the states at depth (depth >= 0), or all of them until they
+ * settle (-1, and then nothing is pending), and writes what changed.
+ * Takes the tree lock.
  */
 extern void tree_propagate_kept(const Tree *tree, int32 depth);
 /* Frees the part kept in memory, if any. */
 extern void tree_forget_kept(void);
+
+/* Takes one batch of packed values for node (a number of gametree.tree_nodes). */
+typedef void (*KeptValuesSink) (void *arg, int32 node, int64 count, bytea *payload);
+
 /*
- * The ids of the states the last call of tree_propagate_kept wrote, as
- * bigint[]; (Datum) 0 when it read the part, or kept another: the states
- * changed by other means since (expansions) are not known then.
+ * The values of the kept part's states that other nodes hold edges into
+ * (its _refs), for those nodes: of the states the last call of
+ * tree_propagate_kept wrote, or of all of them when that call read the
+ * part (the other nodes' edges may hold older values).  Packed, at most
+ * batch per payload, each payload given to sink.
  */
-extern Datum tree_kept_written(const Tree *tree);
+extern void tree_kept_values(const Tree *tree, int batch, KeptValuesSink sink, void *arg);
+
+/*
+ * Values tree_kept_values packed on another node: onto the kept part's
+ * edges to those states, for the next call of tree_propagate_kept.
+ * Returns the edges whose value changed.  Ereports when no part is kept
+ * or the payload is not such values.
+ */
+extern int64 tree_kept_take_values(const Tree *tree, const bytea *payload);
 
 /*
  * propagate(tree, from_scratch): tree_propagate without a deadline, and

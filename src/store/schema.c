@@ -172,8 +172,9 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 
 /*
  * Ghost rows have the columns of _states, so that a batch writes them as it
- * writes states; changed marks those whose value changed since the last
- * propagation here.  No CHECK of the id: the holder's table checks it when
+ * writes states; they keep what the state was when it was found here
+ * (propagation takes the values of other nodes' states from them, in
+ * memory: shard.h).  No CHECK of the id: the holder's table checks it when
  * the row arrives.  The outbox, the ghosts to ship, is a table of its own
  * without an index: a batch adds to it, and shipping deletes from it,
  * cheaper than rewriting ghost rows.
@@ -182,14 +183,13 @@ char *
 tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states, const char *game,
 				const char *tree)
 {
-	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, "
-					"changed boolean NOT NULL DEFAULT false, PRIMARY KEY (id)); "
+	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, PRIMARY KEY (id)); "
 					"COMMENT ON TABLE %1$s IS %3$s; "
 					"CREATE TABLE %4$s (id bigint NOT NULL); "
 					"COMMENT ON TABLE %4$s IS %5$s",
 					ghosts, states,
 					quote_literal_cstr(psprintf("gametree %s tree %s: states other nodes hold that edges here "
-												"lead to, with their values as last shipped", game, tree)),
+												"lead to, as they were when found here", game, tree)),
 					outbox,
 					quote_literal_cstr(psprintf("gametree %s tree %s: the ids of the ghosts not shipped yet "
 												"to the nodes that hold them", game, tree)));
@@ -198,10 +198,9 @@ tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states, cons
 char *
 tree_refs_ddl(const char *refs, const char *game, const char *tree)
 {
-	return psprintf("CREATE TABLE %1$s (id bigint NOT NULL, node integer NOT NULL, expanded boolean, "
-					"utility jsonb, mobility jsonb, proven boolean, PRIMARY KEY (id, node)); "
+	return psprintf("CREATE TABLE %1$s (id bigint NOT NULL, node integer NOT NULL, PRIMARY KEY (id, node)); "
 					"COMMENT ON TABLE %1$s IS %2$s",
 					refs,
-					quote_literal_cstr(psprintf("gametree %s tree %s: nodes with edges into states held here, "
-												"and the values last shipped to them", game, tree)));
+					quote_literal_cstr(psprintf("gametree %s tree %s: the nodes with edges into states held "
+												"here", game, tree)));
 }

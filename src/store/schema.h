@@ -121,13 +121,12 @@ extern char *tree_graph_view_ddl(const char *graph, const char *edges, const cha
 /*
  * The statements that create the tables a node of a sharded tree has
  * beside the three of every tree (names quoted and qualified):
- * - _ghosts, rows of states held by other nodes that edges here lead to:
- *   their values as last shipped from their holders, which propagation here
- *   reads;
+ * - _ghosts, rows of states held by other nodes that edges here lead to,
+ *   as they were when found here;
  * - _outbox, the ids of the ghosts not shipped yet: new states the batches
  *   found for other nodes;
- * - _refs, the nodes that hold edges into states held here, and the value
- *   they were last told of each.
+ * - _refs, the nodes that hold edges into states held here: where
+ *   propagation sends their values.
  */
 extern char *tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states,
 							 const char *game, const char *tree);

@@ -33,13 +33,9 @@
 	"array_agg(depth ORDER BY id), array_agg(control ORDER BY id), array_agg(expanded ORDER BY id), " \
 	"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id)"
 #define SHIPPED_STATE_ARRAYS 9
-#define SHIPPED_VALUE_ARRAYS 5
 
 static const char *const shipped_state_casts[SHIPPED_STATE_ARRAYS] = {
 	"bigint[]", "bytea[]", "jsonb[]", "integer[]", "text[]", "boolean[]", "jsonb[]", "jsonb[]", "boolean[]"
-};
-static const char *const shipped_value_casts[SHIPPED_VALUE_ARRAYS] = {
-	"bigint[]", "boolean[]", "jsonb[]", "jsonb[]", "boolean[]"
 };
 
 /* The nodes of a tree, with a link to each. */
@@ -84,11 +80,12 @@ open_nodes(const Tree *tree)
 }
 
 /*
- * The statement on every node at once; returns when all are done.  A
- * failure or a cancel while sending leaves none of them running.
+ * The statement on every node at once; returns when all are done, with
+ * their rows (typed by columns) in results when it is not NULL.  A failure
+ * or a cancel while sending leaves none of them running.
  */
 static void
-run_on_all(Nodes *nodes, const char *sql)
+run_on_all(Nodes *nodes, const char *sql, const char *columns, SPITupleTable **results)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
@@ -102,16 +99,23 @@ run_on_all(Nodes *nodes, const char *sql)
 		remote_fail(nodes->links, NULL, nodes->n, cxt);
 	}
 	PG_END_TRY();
-	remote_wait(nodes->links, nodes->n, "status text", NULL);
+	remote_wait(nodes->links, nodes->n, columns, results);
+}
+
+/* A bigint column of a row of rows, 0 when NULL. */
+static int64
+int8_or_zero_of(SPITupleTable *rows, uint64 row, int column)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(rows->vals[row], rows->tupdesc, column, &isnull);
+
+	return isnull ? 0 : DatumGetInt64(d);
 }
 
 static int64
 int8_or_zero(uint64 row, int column)
 {
-	bool		isnull;
-	Datum		d = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column, &isnull);
-
-	return isnull ? 0 : DatumGetInt64(d);
+	return int8_or_zero_of(SPI_tuptable, row, column);
 }
 
 /* A column definition list of n text columns, for dblink. */
@@ -277,40 +281,82 @@ marking_states(const Nodes *nodes, int from)
 	return psprintf("DELETE FROM %s", nodes->tree->outbox);
 }
 
-/* The columns whose changes a node ships to the nodes with edges into its states. */
-#define VALUE_COLUMNS(alias) alias ".expanded, " alias ".utility, " alias ".mobility, " alias ".proven"
-
-/* The values of a node's states that changed since they were last sent, for the nodes with edges into them. */
-static const char *
-sending_values(const Nodes *nodes, int from)
-{
-	/*
-	 * The states the node's last propagation step wrote, or when it does
-	 * not know them, every state with edges into it.
-	 */
-	/*
-	 * The array, one value for the statement, makes the rows found through
-	 * the indexes of _refs and _states: few after the first step.
-	 */
-	return psprintf("WITH sent AS (UPDATE %1$s r SET expanded = s.expanded, utility = s.utility, "
-					"mobility = s.mobility, proven = s.proven FROM %2$s s "
-					"WHERE r.id = ANY ((SELECT coalesce(gametree.shard_written(%4$s), "
-					"ARRAY(SELECT DISTINCT id FROM %1$s)))::bigint[]) AND s.id = r.id AND "
-					"(" VALUE_COLUMNS("r") ") IS DISTINCT FROM (" VALUE_COLUMNS("s") ") "
-					"RETURNING r.node, s.id, " VALUE_COLUMNS("s") ") "
-					"SELECT node, count(*), array_agg(id ORDER BY id), array_agg(expanded ORDER BY id), "
-					"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id) "
-					"FROM (SELECT v.*, (row_number() OVER (PARTITION BY node ORDER BY id) - 1) / %3$d AS batch "
-					"FROM sent v) b GROUP BY node, batch",
-					nodes->tree->refs, nodes->tree->states, SHIP_ROWS, nodes->name_literal);
-}
-
 static const Exchange states_exchange = {
 	sending_states, marking_states, "shard_accept", true, shipped_state_casts, SHIPPED_STATE_ARRAYS
 };
-static const Exchange values_exchange = {
-	sending_values, NULL, "shard_accept_values", false, shipped_value_casts, SHIPPED_VALUE_ARRAYS
-};
+
+/*
+ * The values each node's last step of a propagation wrote, relayed to the
+ * nodes with edges into those states, onto their parts kept in memory
+ * (the same sessions: the links that ran the step), each node taking one
+ * batch at a time, all of them at once.  Nothing is written on the nodes:
+ * a relay cut short is made good by the next propagation, whose first
+ * step sends every value.  Returns the edges whose value changed.
+ */
+static int64
+relay_values(Nodes *nodes)
+{
+	int			n = nodes->n;
+	SPITupleTable **sent = palloc0(n * sizeof(SPITupleTable *));
+	SPITupleTable **taken_rows = palloc0(n * sizeof(SPITupleTable *));
+	uint64	   *next = palloc0(n * sizeof(uint64));	/* per sender: its next batch */
+	int64		changed = 0;
+
+	/* A node alone has no edges to other nodes' states. */
+	if (n == 1)
+		return 0;
+	run_on_all(nodes, psprintf("SELECT node, states, payload FROM gametree.shard_values(%s)", nodes->name_literal),
+			   "node integer, states bigint, payload text", sent);
+	for (;;)
+	{
+		bool	   *taken = palloc0(n * sizeof(bool));
+		bool		any = false;
+		MemoryContext cxt = CurrentMemoryContext;
+
+		CHECK_FOR_INTERRUPTS();
+		PG_TRY();
+		{
+			for (int from = 0; from < n; from++)
+				for (; next[from] < sent[from]->numvals; next[from]++)
+				{
+					HeapTuple	row = sent[from]->vals[next[from]];
+					int			to = pg_strtoint32(SPI_getvalue(row, sent[from]->tupdesc, 1)) - 1;
+					char	   *call;
+
+					if (to < 0 || to >= n || to == from)
+						ereport(ERROR,
+								(errcode(ERRCODE_DATA_EXCEPTION),
+								 errmsg("%s sent values for node %d", nodes->links[from].label, to + 1),
+								 errdetail("Rows of its tables were written outside gametree.")));
+					if (taken[to])
+						break;
+					taken[to] = any = true;
+					call = psprintf("SELECT gametree.shard_take_values(%s, %s::bytea)", nodes->name_literal,
+									quote_literal_cstr(SPI_getvalue(row, sent[from]->tupdesc, 3)));
+					nodes->bytes_shipped += strlen(call);
+					remote_send(&nodes->links[to], call);
+					pfree(call);
+				}
+		}
+		PG_CATCH();
+		{
+			remote_fail(nodes->links, NULL, n, cxt);
+		}
+		PG_END_TRY();
+		if (!any)
+			break;
+		remote_wait(nodes->links, n, "changed bigint", taken_rows);
+		for (int to = 0; to < n; to++)
+			if (taken[to])
+			{
+				changed += int8_or_zero_of(taken_rows[to], 0, 1);
+				SPI_freetuptable(taken_rows[to]);
+			}
+	}
+	for (int from = 0; from < n; from++)
+		SPI_freetuptable(sent[from]);
+	return changed;
+}
 
 /* The coordinator's _moves: every node's. */
 static void
@@ -564,19 +610,19 @@ frontier_depth(Nodes *nodes, int32 max_depth)
  * Propagation: from scratch, every node's part at once first; then depth
  * by depth from the deepest expanded, each followed by the values that
  * changed, which on a graph whose edges all go one depth deeper leaves
- * every value final; then in waves until no value changes (each a
- * propagation of every part, of the ancestors of its changed ghosts when
- * they are few).  Returns the waves.
+ * every value final; then in waves until no value changes (each an
+ * evaluation of every part kept in memory).  Returns the waves.
  */
 static int
 propagate_in_waves(Nodes *nodes, bool from_scratch)
 {
 	int			waves = 0;
-	int64		shipped;
+	int64		changed;
 	int32		deepest;
 
 	if (from_scratch)
-		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, true)", nodes->name_literal));
+		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, true)", nodes->name_literal), "status text",
+				   NULL);
 	tree_run(nodes->tree, RUN_PLAIN, "SELECT max(depth)::bigint FROM gametree.tree_depths WHERE " TREE_ROWS_KEY,
 			 0, NULL, NULL, SPI_OK_SELECT);
 	deepest = SPI_processed > 0 ? (int32) int8_or_zero(0, 1) : 0;
@@ -584,18 +630,21 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 	for (int32 depth = nodes->n > 1 ? deepest - 1 : -1; depth >= 0; depth--)
 	{
 		CHECK_FOR_INTERRUPTS();
-		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, %d)", nodes->name_literal, depth));
-		(void) exchange(nodes, &values_exchange);
+		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, %d)", nodes->name_literal, depth),
+				   "status text", NULL);
+		(void) relay_values(nodes);
 	}
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, false)", nodes->name_literal));
-		shipped = exchange(nodes, &values_exchange);
+		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, false)", nodes->name_literal), "status text",
+				   NULL);
+		changed = relay_values(nodes);
 		waves++;
-	} while (shipped > 0 && waves < MAX_WAVES);
-	run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, NULL)", nodes->name_literal));
-	if (shipped > 0)
+	} while (changed > 0 && waves < MAX_WAVES);
+	run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, NULL)", nodes->name_literal), "status text",
+			   NULL);
+	if (changed > 0)
 		ereport(NOTICE,
 				(errmsg("propagation of %s stopped after %d waves: values still change between nodes",
 						nodes->tree->qualified, waves),
@@ -644,7 +693,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 		/* Each node may store its share of what is left, beyond what it holds. */
 		run_on_all(&nodes, psprintf("CALL gametree.shard_grow(%s, %d, %s, %s)", nodes.name_literal, depth,
 									left < 0 ? "NULL" : psprintf("%lld", (long long) left),
-									time_left));
+									time_left), "status text", NULL);
 		exchange(&nodes, &states_exchange);
 		sum_counts(&nodes);
 		ereport(NOTICE,

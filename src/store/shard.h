@@ -21,19 +21,22 @@
  *   as on one server): every node expands its states at the shallowest
  *   depth of the frontier at once, then the new ghosts are shipped;
  * - propagation, in bulk-synchronous waves: every node propagates its part,
- *   valuing edges to other nodes' states by their ghosts, then each value
- *   that changed is shipped to the nodes whose ghosts hold it; until no
- *   value changes.  On a graph without cycles the values are those of one
- *   server.
+ *   kept in memory for the whole propagation, then sends the values it
+ *   wrote to the nodes with edges into those states (its _refs), straight
+ *   onto their edges in memory; until no value changes.  The first step
+ *   sends every value, so that no edge keeps one older than its state's
+ *   row (the ghosts' rows keep what their state was when shipped).  On a
+ *   graph without cycles the values are those of one server.
  * No step needs a transaction over several servers: each commits on its
  * own server, what a node sends is marked shipped only after its holders
- * stored it,
- * and storing one again changes nothing.  A job cut short at any moment
- * (an error, a cancel, a node killed) is finished by the next call.
+ * stored it, and storing one again changes nothing.  A job cut short at
+ * any moment (an error, a cancel, a node killed) is finished by the next
+ * call.
  */
 #ifndef GAMETREE_SHARD_H
 #define GAMETREE_SHARD_H
 
+#include "store/propagate.h"
 #include "store/tree.h"
 
 /* Equal ranges of the ids; a node holds a run of them. */
@@ -66,16 +69,11 @@ extern int64 shard_create_part(text *name, text *game, int32 node, int64 low, in
  */
 extern int64 shard_accept(text *name, int32 node, Datum *columns);
 /*
- * New values of ghosts (ids, expanded, utilities, mobilities, proven);
- * returns how many changed, which the next propagation here starts from.
+ * The values of other nodes' states, exchanged between the steps of a
+ * propagation, in memory (tree_kept_values, tree_kept_take_values).
  */
-extern int64 shard_accept_values(text *name, Datum *columns);
-/*
- * The ids of the states of a node's part that this session's last step of
- * a propagation wrote, as bigint[], or (Datum) 0 when the step read the
- * part: then any state may have changed (tree_kept_written).
- */
-extern Datum shard_written(text *name);
+extern void shard_values(text *name, int batch, KeptValuesSink sink, void *arg);
+extern int64 shard_take_values(text *name, const bytea *payload);
 /*
  * The states at depth of a node's part valued from their edges, the part
  * kept in memory for the next calls (tree_propagate_kept).

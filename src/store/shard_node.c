@@ -49,8 +49,8 @@ open_part(text *name)
  * form, which the cast checks (a holder's table keeps only states of its
  * game, whose ids are their hashes: its CHECK).  Those stored already keep
  * their rows: they were stored at a depth no greater, as levels arrive in
- * order.  The sender is noted for every state, with the value it holds of
- * it: what changes of it later is shipped back there.
+ * order.  The sender is noted for every state: propagation sends it the
+ * state's values.
  */
 int64
 shard_accept(text *name, int32 node, Datum *columns)
@@ -66,8 +66,7 @@ shard_accept(text *name, int32 node, Datum *columns)
 	counts_init(&stored.counts);
 	spi_run(psprintf("WITH arrived AS (SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) "
 					 "u(id, state, goal, depth, control, expanded, utility, mobility, proven)), "
-					 "noted AS (INSERT INTO %1$s (id, node, expanded, utility, mobility, proven) "
-					 "SELECT id, $10, expanded, utility, mobility, proven FROM arrived ON CONFLICT DO NOTHING), "
+					 "noted AS (INSERT INTO %1$s (id, node) SELECT id, $10 FROM arrived ON CONFLICT DO NOTHING), "
 					 "new AS (INSERT INTO %2$s AS s (id, state, goal, depth, control, expanded, utility, mobility, proven) "
 					 "SELECT id, state::gametree.state(%3$s), goal, depth, control, expanded, utility, mobility, "
 					 "proven FROM arrived ORDER BY id ON CONFLICT (id) DO NOTHING "
@@ -99,38 +98,23 @@ shard_accept(text *name, int32 node, Datum *columns)
 	return stored.states;
 }
 
-int64
-shard_accept_values(text *name, Datum *columns)
-{
-	Tree	   *tree = open_part(name);
-	int64		changed;
-
-	spi_run(psprintf("UPDATE %s g SET expanded = u.expanded, utility = u.utility, mobility = u.mobility, "
-					 "proven = u.proven, changed = true "
-					 "FROM unnest($1, $2, $3, $4, $5) u(id, expanded, utility, mobility, proven) "
-					 "WHERE g.id = u.id AND (g.expanded, g.utility, g.mobility, g.proven) IS DISTINCT FROM "
-					 "(u.expanded, u.utility, u.mobility, u.proven)", tree->ghosts),
-			5, (Oid[]) {INT8ARRAYOID, BOOLARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID}, columns,
-			SPI_OK_UPDATE);
-	changed = SPI_processed;
-	tree_close(tree);
-	return changed;
-}
-
-/*
- * After expansions (or from scratch) the whole part, as on one server;
- * otherwise the ancestors here of the ghosts whose values changed.  Either
- * way in one transaction with the clearing of those changes, so that a
- * propagation cut short leaves them for the next.
- */
-Datum
-shard_written(text *name)
+void
+shard_values(text *name, int batch, KeptValuesSink sink, void *arg)
 {
 	Tree	   *tree = tree_open(name, TREE_READ);
-	Datum		written = tree_kept_written(tree);
+
+	tree_kept_values(tree, batch, sink, arg);
+	tree_close(tree);
+}
+
+int64
+shard_take_values(text *name, const bytea *payload)
+{
+	Tree	   *tree = tree_open(name, TREE_WRITE);
+	int64		changed = tree_kept_take_values(tree, payload);
 
 	tree_close(tree);
-	return written;
+	return changed;
 }
 
 void
@@ -145,7 +129,7 @@ shard_propagate_depth(text *name, int32 depth)
 /*
  * From scratch, the whole part read again and recounted; otherwise the part
  * kept in memory since the last call of this propagation (or read now),
- * with the ghosts' new values.
+ * with the values of other nodes' states taken since.
  */
 int64
 shard_propagate_part(Tree *tree, bool from_scratch)
