@@ -650,41 +650,64 @@ AS 'MODULE_PATHNAME', 'gametree_shard_grow'
 LANGUAGE C;
 COMMENT ON PROCEDURE @extschema@.shard_grow(text, integer, bigint, interval) IS
 'On a node, called by the coordinator of a sharded tree: expands the states held here at depth, committing every batch; '
-'children other nodes hold are kept in <tree>_ghosts until the coordinator ships them';
+'children other nodes hold are kept in <tree>_outbox until the coordinator ships them';
 
-CREATE FUNCTION @extschema@.shard_accept(tree text, node integer, ids bigint[], states bytea[], goals jsonb[],
-                                        depths integer[], controls text[], expanded boolean[],
-                                        utilities jsonb[], mobilities jsonb[], proven boolean[])
+CREATE FUNCTION @extschema@.shard_outbox(tree text, nodes integer[], lows bigint[], highs bigint[])
+RETURNS TABLE (node integer, states bigint, payload bytea)
+AS 'MODULE_PATHNAME', 'gametree_shard_outbox'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.shard_outbox(text, integer[], bigint[], bigint[]) IS
+'On a node, called by the coordinator of a sharded tree: the states in <tree>_outbox, packed in batches per node that holds them '
+'(node nodes[i] holds the ids lows[i]..highs[i]), for shard_accept there';
+
+CREATE FUNCTION @extschema@.shard_accept(tree text, node integer, payload bytea)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_shard_accept'
 LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.shard_accept(text, integer, bigint[], bytea[], jsonb[], integer[], text[], boolean[], jsonb[], jsonb[], boolean[]) IS
-'On a node, called by the coordinator of a sharded tree: stores the states node found for this one (those not stored yet) and notes that node holds edges into them; returns the states stored';
+COMMENT ON FUNCTION @extschema@.shard_accept(text, integer, bytea) IS
+'On a node, called by the coordinator of a sharded tree: stores the states that shard_outbox packed on node for this one, '
+'those not stored yet; returns the states stored';
 
-CREATE FUNCTION @extschema@.shard_propagate(tree text, depth integer)
-RETURNS void
-AS 'MODULE_PATHNAME', 'gametree_shard_propagate'
+CREATE FUNCTION @extschema@.shard_part(tree text, from_scratch boolean, nodes integer[], lows bigint[], highs bigint[])
+RETURNS TABLE (node integer, states bigint, payload bytea)
+AS 'MODULE_PATHNAME', 'gametree_shard_part'
 LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION @extschema@.shard_propagate(text, integer) IS
-'On a node, called by the coordinator of a sharded tree: values the states held here at depth from their edges, '
-'keeping the part in memory for the next calls of the propagation; a NULL depth ends it and frees that memory';
+COMMENT ON FUNCTION @extschema@.shard_part(text, boolean, integer[], bigint[], bigint[]) IS
+'On a node, called by the coordinator of a sharded tree as a propagation begins: reads the part into this session''s memory, '
+'and returns the ids of the other nodes'' states its edges lead to, packed per node (as for shard_outbox), for shard_take_wanted there';
 
+CREATE FUNCTION @extschema@.shard_take_wanted(tree text, node integer, payload bytea)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'gametree_shard_take_wanted'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.shard_take_wanted(text, integer, bytea) IS
+'On a node, called by the coordinator of a sharded tree during a propagation: notes the states held here whose values node wants '
+'(shard_part packed their ids there); returns how many are held here';
 
 CREATE FUNCTION @extschema@.shard_values(tree text)
 RETURNS TABLE (node integer, states bigint, payload bytea)
 AS 'MODULE_PATHNAME', 'gametree_shard_values'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.shard_values(text) IS
-'On a node, called by the coordinator of a sharded tree between the steps of a propagation: the values this session''s last step wrote '
-'(all of them when that step read the part) of states other nodes hold edges into, packed in batches per node, for shard_take_values there';
+'On a node, called by the coordinator of a sharded tree during a propagation: the values other nodes want of the states held here, '
+'all of them the first time, then those the last step wrote, packed per node, for shard_take_values there';
 
 CREATE FUNCTION @extschema@.shard_take_values(tree text, payload bytea)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'gametree_shard_take_values'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.shard_take_values(text, bytea) IS
-'On a node, called by the coordinator of a sharded tree between the steps of a propagation: values shard_values packed on another node, '
+'On a node, called by the coordinator of a sharded tree during a propagation: values shard_values packed on another node, '
 'onto the edges to those states of the part this session keeps in memory; returns the edges whose value changed';
+
+CREATE FUNCTION @extschema@.shard_propagate(tree text, depth integer)
+RETURNS void
+AS 'MODULE_PATHNAME', 'gametree_shard_propagate'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.shard_propagate(text, integer) IS
+'On a node, called by the coordinator of a sharded tree during a propagation: values the states held here at depth from their edges '
+'(-1: all of them until they settle) in the part this session keeps in memory, and writes what changed; '
+'a NULL depth ends the propagation and frees that memory';
 
 -- GGP matches and their terms.  A GGP game manager speaks KIF: from_kif and
 -- to_kif turn one term into the JSON of GDL games and back.  gametree.matches

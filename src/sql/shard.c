@@ -1,7 +1,8 @@
 /*
  * shard.c: the SQL functions a sharded tree's coordinator calls on its
- * nodes (store/shard.h): shard_create, shard_grow, shard_accept,
- * shard_propagate, shard_values and shard_take_values.
+ * nodes (store/shard.h): shard_create, shard_grow, shard_outbox,
+ * shard_accept, and the steps of a propagation: shard_part,
+ * shard_take_wanted, shard_values, shard_take_values, shard_propagate.
  */
 #include "postgres.h"
 
@@ -11,10 +12,10 @@
 #include "funcapi.h"
 #include "nodes/parsenodes.h"
 #include "store/grow.h"
-#include "store/propagate.h"
 #include "store/shard.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 /* Arguments no node call takes NULL for. */
 static void
@@ -66,20 +67,79 @@ gametree_shard_grow(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
+/* A row of a payload function's result per payload. */
+static void
+put_payload(void *arg, int32 to, int64 rows, bytea *payload)
+{
+	ReturnSetInfo *rsinfo = arg;
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+						 (Datum[]) {Int32GetDatum(to), Int64GetDatum(rows), PointerGetDatum(payload)},
+						 (bool[]) {false, false, false});
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_outbox);
+Datum
+gametree_shard_outbox(PG_FUNCTION_ARGS)
+{
+	require_arguments(fcinfo, 0, 4);
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	shard_outbox(PG_GETARG_TEXT_PP(0), PG_GETARG_DATUM(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3), put_payload,
+				 fcinfo->resultinfo);
+	SPI_finish();
+	return (Datum) 0;
+}
+
 PG_FUNCTION_INFO_V1(gametree_shard_accept);
 Datum
 gametree_shard_accept(PG_FUNCTION_ARGS)
 {
-	Datum		columns[9];
 	int64		stored;
 
-	require_arguments(fcinfo, 0, 11);
-	for (int c = 0; c < 9; c++)
-		columns[c] = PG_GETARG_DATUM(c + 2);
+	require_arguments(fcinfo, 0, 3);
 	SPI_connect();
-	stored = shard_accept(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), columns);
+	stored = shard_accept(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), PG_GETARG_BYTEA_PP(2));
 	SPI_finish();
 	PG_RETURN_INT64(stored);
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_part);
+Datum
+gametree_shard_part(PG_FUNCTION_ARGS)
+{
+	require_arguments(fcinfo, 0, 5);
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	shard_read_part(PG_GETARG_TEXT_PP(0), PG_GETARG_BOOL(1), PG_GETARG_DATUM(2), PG_GETARG_DATUM(3),
+					PG_GETARG_DATUM(4), put_payload, fcinfo->resultinfo);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_take_wanted);
+Datum
+gametree_shard_take_wanted(PG_FUNCTION_ARGS)
+{
+	int64		found;
+
+	require_arguments(fcinfo, 0, 3);
+	SPI_connect();
+	found = shard_take_wanted(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), PG_GETARG_BYTEA_PP(2));
+	SPI_finish();
+	PG_RETURN_INT64(found);
+}
+
+PG_FUNCTION_INFO_V1(gametree_shard_values);
+Datum
+gametree_shard_values(PG_FUNCTION_ARGS)
+{
+	require_arguments(fcinfo, 0, 1);
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	shard_values(PG_GETARG_TEXT_PP(0), put_payload, fcinfo->resultinfo);
+	SPI_finish();
+	return (Datum) 0;
 }
 
 PG_FUNCTION_INFO_V1(gametree_shard_take_values);
@@ -100,40 +160,12 @@ Datum
 gametree_shard_propagate(PG_FUNCTION_ARGS)
 {
 	require_arguments(fcinfo, 0, 1);
+	SPI_connect();
 	/* No depth: the propagation is over, and the part kept in memory for it goes. */
 	if (PG_ARGISNULL(1))
-	{
-		tree_forget_kept();
-		PG_RETURN_VOID();
-	}
-	SPI_connect();
-	shard_propagate_depth(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
+		shard_end_propagation(PG_GETARG_TEXT_PP(0));
+	else
+		shard_propagate_depth(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
 	SPI_finish();
 	PG_RETURN_VOID();
-}
-
-/* A row of shard_values' result per batch. */
-static void
-put_values(void *arg, int32 node, int64 count, bytea *payload)
-{
-	ReturnSetInfo *rsinfo = arg;
-
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-						 (Datum[]) {Int32GetDatum(node), Int64GetDatum(count), PointerGetDatum(payload)},
-						 (bool[]) {false, false, false});
-}
-
-/* Batches of values of at most this many states: a few megabytes each, in the text of a statement. */
-#define VALUES_PER_BATCH 100000
-
-PG_FUNCTION_INFO_V1(gametree_shard_values);
-Datum
-gametree_shard_values(PG_FUNCTION_ARGS)
-{
-	require_arguments(fcinfo, 0, 1);
-	InitMaterializedSRF(fcinfo, 0);
-	SPI_connect();
-	shard_values(PG_GETARG_TEXT_PP(0), VALUES_PER_BATCH, put_values, fcinfo->resultinfo);
-	SPI_finish();
-	return (Datum) 0;
 }

@@ -97,11 +97,8 @@ create_tables(Tree *tree, Oid nsp, bool coordinator)
 		spi_run(tree_graph_view_ddl(tree->graph, tree->edges, tree->states, tree->game->name, tree->name),
 				0, NULL, NULL, SPI_OK_UTILITY);
 		if (tree->shard != NULL)
-		{
-			spi_run(tree_ghosts_ddl(tree->ghosts, tree->outbox, tree->states, tree->game->name, tree->name),
+			spi_run(tree_outbox_ddl(tree->outbox, tree->states, tree->game->name, tree->name),
 					0, NULL, NULL, SPI_OK_UTILITY);
-			spi_run(tree_refs_ddl(tree->refs, tree->game->name, tree->name), 0, NULL, NULL, SPI_OK_UTILITY);
-		}
 	}
 	PG_CATCH();
 	{
@@ -281,7 +278,7 @@ drop_tree(text *name)
 	if (found > 0)
 		spi_run(psprintf("DROP VIEW IF EXISTS %s; DROP TABLE IF EXISTS %s, %s, %s%s", tree->graph,
 						 tree->states, tree->moves, tree->edges,
-						 tree->shard != NULL ? psprintf(", %s, %s, %s", tree->ghosts, tree->outbox, tree->refs) : ""),
+						 tree->shard != NULL ? psprintf(", %s", tree->outbox) : ""),
 				0, NULL, NULL, SPI_OK_UTILITY);
 	catalog_delete_tree(tree);
 	catalog_forget_progress(tree);

@@ -140,17 +140,6 @@ batch_init(Batch *b, const Tree *tree, const GrowLimits *limits)
 	b->noticed = GetCurrentTimestamp();
 }
 
-static void
-hash_collision(const Tree *tree, int64 id)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_EXCEPTION),
-			 errmsg("state hash collision in tree \"%s\": two positions hash to %lld",
-					tree->qualified, (long long) id),
-			 errdetail("The tree cannot store both under one id; nothing of this batch was stored."),
-			 errhint("Please report the game and the two positions.")));
-}
-
 static Datum
 encoded(Batch *b, Jsonb *json)
 {
@@ -172,7 +161,7 @@ add_node(Batch *b, int64 id, const GameState *state, int32 depth, NodeKind kind)
 	if (index < b->nnodes)
 	{
 		if (node->state->size != state->size || memcmp(node->state->data, state->data, state->size) != 0)
-			hash_collision(b->tree, id);
+			tree_hash_collision(b->tree, id);
 		return index;
 	}
 	if (b->nnodes == b->maxnodes)
@@ -327,14 +316,13 @@ read_stored(Batch *b, int32 from, int32 to)
 	for (int32 i = from; i < to; i++)
 		if (b->nodes[i].kind == NODE_NEW)
 			ids[n++] = Int64GetDatum(b->nodes[i].id);
-	/* On a node of a sharded tree, the states other nodes hold that it knows are ghosts (shard.h). */
-	spi_run_kept(tree->shard == NULL ?
-				 psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
-						  "FROM %s s WHERE s.id = ANY($1)", tree->states) :
-				 psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
-						  "FROM %s s WHERE s.id = ANY($1) UNION ALL "
-						  "SELECT g.id, g.state, g.utility, g.mobility, g.proven, g.expanded "
-						  "FROM %s g WHERE g.id = ANY($1)", tree->states, tree->ghosts),
+	/*
+	 * On a node of a sharded tree, only the states held here: one another
+	 * node holds is new here each time it is found, and its holder stores
+	 * it once (shard.h).
+	 */
+	spi_run_kept(psprintf("SELECT s.id, s.state, s.utility, s.mobility, s.proven, s.expanded "
+						  "FROM %s s WHERE s.id = ANY($1)", tree->states),
 				 1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {datum_array(ids, NULL, n, INT8OID)},
 				 SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -354,7 +342,7 @@ read_stored(Batch *b, int32 from, int32 to)
 		/* Packings are canonical: the same position has the same bytes. */
 		if (VARSIZE_ANY_EXHDR(stored) != VARSIZE_ANY_EXHDR(ours) ||
 			memcmp(VARDATA_ANY(stored), VARDATA_ANY(ours), VARSIZE_ANY_EXHDR(ours)) != 0)
-			hash_collision(tree, id);
+			tree_hash_collision(tree, id);
 		node->kind = NODE_STORED;
 		b->new_nodes--;
 		/* An unexpanded state keeps the estimate add_node computed: its row holds none. */
@@ -585,35 +573,27 @@ is_new(const Batch *b, const BatchNode *node)
 	return node->kind == NODE_NEW && (shard == NULL || (node->id >= shard->low && node->id <= shard->high));
 }
 
-/* A new state another node of a sharded tree holds: a ghost here until it is shipped there. */
+/* A new state another node of a sharded tree holds: in the outbox here until it is shipped there. */
 static bool
 is_new_elsewhere(const Batch *b, const BatchNode *node)
 {
 	return node->kind == NODE_NEW && !is_new(b, node);
 }
 
-/* The ghosts a batch of a sharded tree's node found, and in the outbox, to be shipped to the nodes that hold them. */
+/* The states a batch of a sharded tree's node found that other nodes hold, into its outbox. */
 static void
-insert_ghosts(Batch *b, BatchRows *rows)
+insert_outgoing(Batch *b, BatchRows *rows)
 {
 	const Tree *tree = b->tree;
 	int32		n = nodes_by_id(b, 0, b->nnodes, is_new_elsewhere, rows->states);
-	RowTable	table = {get_relname_relid(psprintf("%s%s", tree->name, TREE_GHOSTS_SUFFIX),
+	RowTable	table = {get_relname_relid(psprintf("%s%s", tree->name, TREE_OUTBOX_SUFFIX),
 										   get_namespace_oid(tree->schema, false)),
-		tree->ghosts, tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), false};
+		tree->outbox, tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), false};
 
-	Datum	   *ids;
-
-	if (n == 0)
-		return;
-	(void) write_rows(NULL, &table, STATE_INSERTED, tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
-					  n, fill_state, NULL, rows, SPI_OK_INSERT, NULL);
-	ids = palloc(n * sizeof(Datum));
-	for (int32 k = 0; k < n; k++)
-		ids[k] = Int64GetDatum(rows->states[k].id);
-	spi_run_kept(psprintf("INSERT INTO %s (id) SELECT unnest($1)", tree->outbox), 1, (Oid[]) {INT8ARRAYOID},
-				 (Datum[]) {datum_array(ids, NULL, n, INT8OID)}, SPI_OK_INSERT);
-	pfree(ids);
+	if (n > 0)
+		(void) write_rows(NULL, &table, STATE_INSERTED,
+						  tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
+						  n, fill_state, NULL, rows, SPI_OK_INSERT, NULL);
 }
 
 /*
@@ -660,7 +640,7 @@ insert_states(Batch *b, int64 states_seen, ExpansionCounts *stored)
 								 tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
 								 n, fill_state, NULL, &rows, SPI_OK_INSERT, NULL);
 	if (b->tree->shard != NULL)
-		insert_ghosts(b, &rows);
+		insert_outgoing(b, &rows);
 	pfree(rows.states);
 }
 

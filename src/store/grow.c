@@ -503,13 +503,7 @@ grow_tree(text *name, int64 max_states, int32 max_depth, int64 time_limit, bool 
 		tree_close(job.tree);
 		return;
 	}
-	if (job.tree->shard != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("tree \"%s\" is a node's part of a sharded tree", job.tree->qualified),
-				 errdetail("Its states are grown level by level with those of the other nodes."),
-				 errhint("Grow it on its coordinator: CALL gametree.grow(%s);",
-						 quote_literal_cstr(job.tree->qualified))));
+	shard_refuse_part(job.tree, "grow");
 	grow_open_tree(&job);
 }
 
@@ -534,6 +528,6 @@ grow_node_level(text *name, int32 depth, int64 max_states, int64 time_limit, boo
 	 * last, the batches' statements (plans kept for the session, which the
 	 * coordinator keeps too) would scan what an index finds.
 	 */
-	spi_run(psprintf("ANALYZE %s, %s", job.tree->states, job.tree->ghosts), 0, NULL, NULL, SPI_OK_UTILITY);
+	spi_run(psprintf("ANALYZE %s", job.tree->states), 0, NULL, NULL, SPI_OK_UTILITY);
 	grow_open_tree(&job);
 }

@@ -38,6 +38,7 @@
 #include "lib/stringinfo.h"
 #include "store/catalog.h"
 #include "store/propagate.h"
+#include "pg/packed_rows.h"
 #include "store/shard.h"
 #include "store/rowvalues.h"
 #include "utils/builtins.h"
@@ -903,12 +904,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	if (complete)
 	{
 		index_nodes(&g);
-		/* On a node of a sharded tree, edges to states other nodes hold are valued by their ghosts. */
-		complete = read_rows(&g, tree->shard == NULL ?
-							 select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)) :
-							 select_list(edge_columns, EDGE_COLS,
-										 psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id",
-												  tree->edges, tree->ghosts)),
+		complete = read_rows(&g, select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)),
 							 0, NULL, NULL, "reading edges", edges, false, true);
 	}
 	if (!complete)
@@ -1002,8 +998,7 @@ node_ids(const Graph *g)
 /*
  * Propagation over a region: the states that condition (on alias s, with
  * $1 of type argtype) selects, whose children outside it count by the
- * values read with their edges (on a node of a sharded tree, from the
- * states held here or their ghosts).
+ * values read with their edges.
  */
 static bool
 propagate_region(const Tree *tree, const char *condition, Oid argtype, Datum arg, TimestampTz deadline,
@@ -1012,9 +1007,6 @@ propagate_region(const Tree *tree, const char *condition, Oid argtype, Datum arg
 	Graph		g;
 	PropagateControl control = {deadline};
 	PropagateResult result;
-	const char *children = tree->shard == NULL ? tree->states :
-		psprintf("(SELECT id, state, goal, expanded, utility, mobility, proven FROM %s UNION ALL "
-				 "SELECT id, state, goal, expanded, utility, mobility, proven FROM %s)", tree->states, tree->ghosts);
 
 	graph_init(&g, tree, &control);
 	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE %s", tree->states, condition)),
@@ -1026,7 +1018,7 @@ propagate_region(const Tree *tree, const char *condition, Oid argtype, Datum arg
 	index_nodes(&g);
 	if (!read_rows(&g, select_list(edge_columns, EDGE_COLS,
 								   psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id WHERE g.init_id = ANY ($1)",
-											tree->edges, children)),
+											tree->edges, tree->states)),
 				   1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {node_ids(&g)}, "reading edges", 0, false, true))
 	{
 		MemoryContextDelete(g.cxt);
@@ -1049,29 +1041,31 @@ tree_propagate_depth(const Tree *tree, int32 depth)
 }
 
 /*
- * A node's part of a sharded tree, kept in memory between the calls of one
+ * A node's part of a sharded tree, kept in memory for the steps of one
  * propagation (shard.h): each step changes a few values of other nodes'
  * states, and reading the part again for each would cost more than all
- * the steps' evaluations.  It is valid while the part stores no states (its
- * gametree.trees.writes stays); a call that fails drops it, since what it
- * wrote was not committed.  The values of other nodes' states arrive here,
- * onto the edges to them, and never touch a table: a propagation cut short
- * loses them, and the next one, which reads the part again, has every
- * value sent again.
+ * the steps' evaluations.  The values of other nodes' states arrive here,
+ * onto the edges to them, and never touch a table, nor which nodes want
+ * the values of the states held here: a propagation cut short loses them,
+ * and the next one, which reads the part again, asks and sends them again.
+ * It is valid while the part stores no states (its gametree.trees.writes
+ * stays); a call that fails drops it, since what it wrote was not
+ * committed.
  */
 typedef struct KeptGraph
 {
 	Oid			states;			/* the part's table of states, 0: nothing kept */
 	int64		writes;			/* gametree.trees.writes when it was read */
 	bool		in_use;			/* a call is using it: found so, a call failed */
+	bool		from_scratch;	/* read so: counts are taken again at the end */
 	Graph		g;
 	PropagateControl control;
-	/* Per state (node index): the nodes with edges into it, bit number - 1 (_refs). */
-	uint64	   *referenced_by;
+	/* Per state (node index): the nodes with edges into it, bit number - 1. */
+	uint64	   *wanted_by;
 	/*
 	 * The states whose values the nodes with edges into them are to be
-	 * sent: those the last call wrote; every one when the last call read
-	 * the part, since their edges may hold values older than the rows.
+	 * sent: those the last step wrote; every one before the first step,
+	 * since the edges to them there know no value yet.
 	 */
 	bool		send_all;
 	int32	   *written;
@@ -1107,70 +1101,35 @@ ghost_edge_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* kept.referenced_by from the part's _refs. */
-static void
-read_references(const Tree *tree)
-{
-	Graph	   *g = &kept.g;
-	SPIPlanPtr	plan = SPI_prepare(psprintf("SELECT id, node FROM %s", tree->refs), 0, NULL);
-	Portal		cursor;
-
-	kept.referenced_by = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(uint64));
-	memset(kept.referenced_by, 0, Max(g->nnodes, 1) * sizeof(uint64));
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-	cursor = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	for (;;)
-	{
-		SPI_cursor_fetch(cursor, true, FETCH_ROWS);
-		if (SPI_processed == 0)
-			break;
-		for (uint64 r = 0; r < SPI_processed; r++)
-		{
-			bool		isnull;
-			int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull));
-			int32		node = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
-			int32		i = id_index_find(&g->node_ids, id);
-
-			CHECK_FOR_INTERRUPTS();
-			if (node < 1 || node > TREE_SHARDS)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("table %s names node %d, not one of 1 to %d", tree->refs, node, TREE_SHARDS),
-						 errdetail("Rows of a node's tables were written outside gametree.")));
-			/* A state stored here since it was read is not in the part: none of its edges are. */
-			if (i >= 0)
-				kept.referenced_by[i] |= UINT64CONST(1) << (node - 1);
-		}
-		SPI_freetuptable(SPI_tuptable);
-	}
-	SPI_cursor_close(cursor);
-	SPI_freeplan(plan);
-}
-
-/* Reads the whole part, edges to other nodes valued by their ghosts, into kept. */
-static void
-keep_graph(const Tree *tree, int64 writes)
+void
+tree_keep_part(const Tree *tree, bool from_scratch)
 {
 	Graph	   *g = &kept.g;
 
+	tree_lock(tree);
+	tree_forget_kept();
 	graph_init(g, tree, &kept.control);
 	MemoryContextSetParent(g->cxt, TopMemoryContext);
 	kept.states = tree->relids[TREE_STATES];
-	kept.writes = writes;
+	kept.writes = tree_writes(tree);
+	kept.from_scratch = from_scratch;
+	kept.send_all = true;
+	kept.in_use = true;
 	g->keep_ghost_edges = true;
 	(void) read_rows(g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)), 0, NULL, NULL,
-					 "reading states", 0, false, false);
+					 "reading states", 0, from_scratch, false);
 	index_nodes(g);
-	(void) read_rows(g, select_list(edge_columns, EDGE_COLS,
-									psprintf("%s g LEFT JOIN %s c ON c.id = g.next_id", tree->edges, tree->ghosts)),
-					 0, NULL, NULL, "reading edges", 0, false, true);
+	/* An edge to another node's state knows no value until that node sends it. */
+	(void) read_rows(g, select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)),
+					 0, NULL, NULL, "reading edges", 0, from_scratch, true);
 	sort_edges(g);
 	qsort(g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
-	read_references(tree);
+	kept.wanted_by = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(uint64));
+	memset(kept.wanted_by, 0, Max(g->nnodes, 1) * sizeof(uint64));
+	kept.in_use = false;
 }
 
-/* The kept part of tree, or an ERROR when none is: the coordinator calls shard_propagate first. */
+/* The kept part of tree, or an ERROR when none is, or it is stale: the propagation begins again. */
 static Graph *
 kept_graph_of(const Tree *tree)
 {
@@ -1178,16 +1137,82 @@ kept_graph_of(const Tree *tree)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("no propagation of tree \"%s\" is under way in this session", tree->qualified),
-				 errdetail("Values of other nodes' states are exchanged between the steps of a propagation."),
-				 errhint("The coordinator of a sharded tree calls gametree.shard_propagate first.")));
+				 errdetail("The steps of a propagation of a node's part use the part its first step read."),
+				 errhint("The coordinator of a sharded tree calls gametree.shard_part first.")));
+	if (kept.writes != tree_writes(tree))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("tree \"%s\" stored states during its propagation", tree->qualified),
+				 errhint("Propagate it again: CALL gametree.propagate on the coordinator.")));
 	/* The graph outlives the call: the tree it names is this call's. */
 	kept.g.tree = tree;
 	return &kept.g;
 }
 
+void
+tree_kept_wanted(const Tree *tree, const TreeNode *holders, int nholders, PayloadSink sink, void *arg)
+{
+	Graph	   *g = kept_graph_of(tree);
+	PackedRowsWriter *out = palloc(nholders * sizeof(PackedRowsWriter));
+
+	for (int h = 0; h < nholders; h++)
+		packed_rows_writer_init(&out[h], 1, (Oid[]) {INT8OID});
+	/* The edges are in order of the states they lead to: each state once. */
+	for (int64 k = 0; k < g->nghost_edges; k++)
+	{
+		int64		id = g->ghost_edges[k].ghost;
+		int			h = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		if (k > 0 && g->ghost_edges[k - 1].ghost == id)
+			continue;
+		while (h < nholders && (id < holders[h].low || id > holders[h].high))
+			h++;
+		if (h == nholders)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("an edge of tree \"%s\" leads to state %lld, which no node holds", tree->qualified,
+							(long long) id),
+					 errdetail("Rows of %s were written outside gametree.", tree->edges)));
+		packed_rows_add(&out[h], (Datum[]) {Int64GetDatum(id)}, (bool[]) {false});
+		if (out[h].rows == SHARD_PAYLOAD_ROWS)
+			packed_rows_flush(&out[h], sink, arg, holders[h].number);
+	}
+	for (int h = 0; h < nholders; h++)
+		packed_rows_flush(&out[h], sink, arg, holders[h].number);
+}
+
+int64
+tree_kept_take_wanted(const Tree *tree, int32 node, const bytea *payload)
+{
+	Graph	   *g = kept_graph_of(tree);
+	Datum	   *ids;
+	bool	   *nulls;
+	int64		n = packed_rows_read(payload, 1, (Oid[]) {INT8OID}, NULL, &ids, &nulls,
+									 "the states another node wants the values of");
+	int64		found = 0;
+
+	if (node < 1 || node > TREE_SHARDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("node %d is not one of 1 to %d", node, TREE_SHARDS)));
+	for (int64 r = 0; r < n; r++)
+	{
+		int32		i = nulls[r] ? -1 : id_index_find(&g->node_ids, DatumGetInt64(ids[r]));
+
+		/* A state not held here has no value to send: its edges there keep none. */
+		if (i >= 0)
+		{
+			kept.wanted_by[i] |= UINT64CONST(1) << (node - 1);
+			found++;
+		}
+	}
+	return found;
+}
+
 /* Sends node's batch (0-based) of values, if any, and starts it anew. */
 static void
-send_values(StringInfo out, int64 *count, int node, KeptValuesSink sink, void *arg)
+send_values(StringInfo out, int64 *count, int node, PayloadSink sink, void *arg)
 {
 	if (out->data == NULL)
 		return;
@@ -1199,7 +1224,7 @@ send_values(StringInfo out, int64 *count, int node, KeptValuesSink sink, void *a
 }
 
 void
-tree_kept_values(const Tree *tree, int batch, KeptValuesSink sink, void *arg)
+tree_kept_values(const Tree *tree, PayloadSink sink, void *arg)
 {
 	Graph	   *g = kept_graph_of(tree);
 	StringInfoData out[TREE_SHARDS];
@@ -1214,11 +1239,11 @@ tree_kept_values(const Tree *tree, int batch, KeptValuesSink sink, void *arg)
 		int32		i = kept.send_all ? (int32) k : kept.written[k];
 
 		CHECK_FOR_INTERRUPTS();
-		for (uint64 to = kept.referenced_by[i]; to != 0; to &= to - 1)
+		for (uint64 to = kept.wanted_by[i]; to != 0; to &= to - 1)
 		{
 			int			node = pg_rightmost_one_pos64(to);
 
-			if (count[node] == batch)
+			if (count[node] == SHARD_PAYLOAD_ROWS)
 				send_values(&out[node], &count[node], node, sink, arg);
 			if (out[node].data == NULL)
 			{
@@ -1233,6 +1258,8 @@ tree_kept_values(const Tree *tree, int batch, KeptValuesSink sink, void *arg)
 	}
 	for (int node = 0; node < TREE_SHARDS; node++)
 		send_values(&out[node], &count[node], node, sink, arg);
+	kept.send_all = false;
+	kept.nwritten = 0;
 }
 
 int64
@@ -1289,20 +1316,11 @@ tree_kept_take_values(const Tree *tree, const bytea *payload)
 void
 tree_propagate_kept(const Tree *tree, int32 depth)
 {
-	Graph	   *g = &kept.g;
+	Graph	   *g = kept_graph_of(tree);
 	PropagateResult result = {0};
-	int64		writes;
 
 	tree_lock(tree);
-	writes = tree_writes(tree);
-	if (kept.in_use || kept.states != tree->relids[TREE_STATES] || kept.writes != writes)
-		tree_forget_kept();
-	kept.send_all = !OidIsValid(kept.states);
-	if (kept.send_all)
-		keep_graph(tree, writes);
 	kept.in_use = true;
-	/* The graph outlives the call: the tree it names is this call's. */
-	g->tree = tree;
 	if (depth >= 0)
 	{
 		Value	   *moves = palloc(g->game->max_moves * sizeof(Value));
@@ -1318,8 +1336,7 @@ tree_propagate_kept(const Tree *tree, int32 depth)
 		(void) evaluate_all(g);
 	}
 	(void) write_changes(g, &result);
-	/* What is written is what the rows keep now. */
-	kept.nwritten = 0;
+	/* What is written is what the rows keep now, and what the nodes with edges into them are sent. */
 	for (int32 i = 0; i < g->nnodes; i++)
 	{
 		if (!node_changed(g, i))
@@ -1331,8 +1348,16 @@ tree_propagate_kept(const Tree *tree, int32 depth)
 	}
 	/* Evaluated whole, the part has nothing pending but what came after it was read. */
 	if (depth < 0)
-		(void) catalog_settle_pending(tree, writes, 0);
+		(void) catalog_settle_pending(tree, kept.writes, 0);
 	kept.in_use = false;
+}
+
+void
+tree_end_kept(const Tree *tree)
+{
+	if (kept.states == tree->relids[TREE_STATES] && kept.from_scratch && !kept.in_use)
+		tree_recount(tree);
+	tree_forget_kept();
 }
 
 int64
@@ -1342,13 +1367,12 @@ propagate_tree(text *name, bool from_scratch)
 	PropagateResult result;
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 
-	if (tree->nnodes > 0 || tree->shard != NULL)
+	shard_refuse_part(tree, "propagate");
+	if (tree->nnodes > 0)
 	{
-		int64		evaluations = tree->shard != NULL ? shard_propagate_part(tree, from_scratch) :
-			shard_propagate(tree, from_scratch);
-
+		shard_propagate(tree, from_scratch);
 		tree_close(tree);
-		return evaluations;
+		return 0;
 	}
 	tree_hold_tables(tree);
 	tree_propagate(tree, from_scratch, &control, &result);

@@ -4,6 +4,7 @@
 #ifndef GAMETREE_PROPAGATE_H
 #define GAMETREE_PROPAGATE_H
 
+#include "pg/packed_rows.h"
 #include "store/tree.h"
 #include "utils/timestamp.h"
 
@@ -56,35 +57,35 @@ extern bool tree_propagate_up(const Tree *tree, const int64 *ids, int n, Timesta
 extern void tree_propagate_depth(const Tree *tree, int32 depth);
 
 /*
- * A node's part of a sharded tree, kept in memory between the calls of a
- * propagation (read by the first, valid until the part stores states):
- * evaluates the states at depth (depth >= 0), or all of them until they
- * settle (-1, and then nothing is pending), and writes what changed.
- * Takes the tree lock.
+ * A node's part of a sharded tree, kept in memory for the steps of one
+ * propagation (shard.h), in this order:
+ * - tree_keep_part reads it (from scratch: nothing that propagation
+ *   computes is taken from the rows, and the counts are taken again at the
+ *   end); edges to other nodes' states know no value yet;
+ * - tree_kept_wanted packs the ids of the other nodes' states its edges
+ *   lead to, for their holders, whose tree_kept_take_wanted notes them;
+ * - then, in turn, tree_kept_values packs the values the nodes with edges
+ *   into the part's states want (all of them the first time, then those
+ *   the last step wrote), tree_kept_take_values takes such values onto the
+ *   edges, and tree_propagate_kept evaluates the states at depth
+ *   (depth >= 0), or all of them until they settle (-1: then nothing is
+ *   pending), and writes what changed;
+ * - tree_end_kept ends it.
+ * Each ereports when no part of the tree is kept in the session, or when
+ * the part stored states since it was read.  All take the tree lock.
  */
+extern void tree_keep_part(const Tree *tree, bool from_scratch);
+extern void tree_kept_wanted(const Tree *tree, const TreeNode *holders, int nholders, PayloadSink sink,
+							 void *arg);
+/* Returns how many of the ids are of states held here. */
+extern int64 tree_kept_take_wanted(const Tree *tree, int32 node, const bytea *payload);
+extern void tree_kept_values(const Tree *tree, PayloadSink sink, void *arg);
+/* Returns the edges whose value changed. */
+extern int64 tree_kept_take_values(const Tree *tree, const bytea *payload);
 extern void tree_propagate_kept(const Tree *tree, int32 depth);
+extern void tree_end_kept(const Tree *tree);
 /* Frees the part kept in memory, if any. */
 extern void tree_forget_kept(void);
-
-/* Takes one batch of packed values for node (a number of gametree.tree_nodes). */
-typedef void (*KeptValuesSink) (void *arg, int32 node, int64 count, bytea *payload);
-
-/*
- * The values of the kept part's states that other nodes hold edges into
- * (its _refs), for those nodes: of the states the last call of
- * tree_propagate_kept wrote, or of all of them when that call read the
- * part (the other nodes' edges may hold older values).  Packed, at most
- * batch per payload, each payload given to sink.
- */
-extern void tree_kept_values(const Tree *tree, int batch, KeptValuesSink sink, void *arg);
-
-/*
- * Values tree_kept_values packed on another node: onto the kept part's
- * edges to those states, for the next call of tree_propagate_kept.
- * Returns the edges whose value changed.  Ereports when no part is kept
- * or the payload is not such values.
- */
-extern int64 tree_kept_take_values(const Tree *tree, const bytea *payload);
 
 /*
  * propagate(tree, from_scratch): tree_propagate without a deadline, and

@@ -61,9 +61,7 @@ const TreeTable tree_tables[TREE_TABLES] = {
 };
 
 StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
-				 sizeof(TREE_GHOSTS_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_OUTBOX_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
-				 sizeof(TREE_REFS_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_EDGES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
 				 "TREE_SUFFIX_MAX is the longest suffix");
@@ -171,36 +169,16 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 }
 
 /*
- * Ghost rows have the columns of _states, so that a batch writes them as it
- * writes states; they keep what the state was when it was found here
- * (propagation takes the values of other nodes' states from them, in
- * memory: shard.h).  No CHECK of the id: the holder's table checks it when
- * the row arrives.  The outbox, the ghosts to ship, is a table of its own
- * without an index: a batch adds to it, and shipping deletes from it,
- * cheaper than rewriting ghost rows.
+ * Rows with the columns of _states, so that a batch writes them as it
+ * writes states, and without an index or a CHECK: a batch only adds to it,
+ * shipping reads it whole and empties it, and the holder's table checks
+ * each row when it arrives.
  */
 char *
-tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states, const char *game,
-				const char *tree)
+tree_outbox_ddl(const char *outbox, const char *states, const char *game, const char *tree)
 {
-	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS, PRIMARY KEY (id)); "
-					"COMMENT ON TABLE %1$s IS %3$s; "
-					"CREATE TABLE %4$s (id bigint NOT NULL); "
-					"COMMENT ON TABLE %4$s IS %5$s",
-					ghosts, states,
-					quote_literal_cstr(psprintf("gametree %s tree %s: states other nodes hold that edges here "
-												"lead to, as they were when found here", game, tree)),
-					outbox,
-					quote_literal_cstr(psprintf("gametree %s tree %s: the ids of the ghosts not shipped yet "
-												"to the nodes that hold them", game, tree)));
-}
-
-char *
-tree_refs_ddl(const char *refs, const char *game, const char *tree)
-{
-	return psprintf("CREATE TABLE %1$s (id bigint NOT NULL, node integer NOT NULL, PRIMARY KEY (id, node)); "
-					"COMMENT ON TABLE %1$s IS %2$s",
-					refs,
-					quote_literal_cstr(psprintf("gametree %s tree %s: the nodes with edges into states held "
-												"here", game, tree)));
+	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS); COMMENT ON TABLE %1$s IS %3$s",
+					outbox, states,
+					quote_literal_cstr(psprintf("gametree %s tree %s: new states found here that other nodes "
+												"hold, until they are shipped there", game, tree)));
 }

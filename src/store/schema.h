@@ -78,9 +78,7 @@ typedef enum EdgesColumn
 #define TREE_EDGES_SUFFIX "_edges"
 #define TREE_GRAPH_SUFFIX "_graph"
 /* A node's own tables of a sharded tree (shard.h). */
-#define TREE_GHOSTS_SUFFIX "_ghosts"
 #define TREE_OUTBOX_SUFFIX "_outbox"
-#define TREE_REFS_SUFFIX "_refs"
 #define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
 #define TREE_NAME_MAX (NAMEDATALEN - 1 - TREE_SUFFIX_MAX)
@@ -119,17 +117,11 @@ extern char *tree_graph_view_ddl(const char *graph, const char *edges, const cha
 								 const char *game, const char *tree);
 
 /*
- * The statements that create the tables a node of a sharded tree has
- * beside the three of every tree (names quoted and qualified):
- * - _ghosts, rows of states held by other nodes that edges here lead to,
- *   as they were when found here;
- * - _outbox, the ids of the ghosts not shipped yet: new states the batches
- *   found for other nodes;
- * - _refs, the nodes that hold edges into states held here: where
- *   propagation sends their values.
+ * The statement that creates the table a node of a sharded tree has beside
+ * the three of every tree (names quoted and qualified): _outbox, the rows
+ * of new states that the node's batches found for other nodes, until they
+ * are shipped there.
  */
-extern char *tree_ghosts_ddl(const char *ghosts, const char *outbox, const char *states,
-							 const char *game, const char *tree);
-extern char *tree_refs_ddl(const char *refs, const char *game, const char *tree);
+extern char *tree_outbox_ddl(const char *outbox, const char *states, const char *game, const char *tree);
 
 #endif

@@ -22,21 +22,8 @@
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
-/* Rows per statement shipping states or values from one node to another. */
-#define SHIP_ROWS 5000
 /* Waves of propagation before giving up on values that do not settle (cycles over nodes). */
 #define MAX_WAVES 1000
-
-/* The columns of _states a new state is shipped with, as read on its node. */
-#define SHIPPED_STATE_COLUMNS \
-	"array_agg(id ORDER BY id), array_agg(state::bytea ORDER BY id), array_agg(goal ORDER BY id), " \
-	"array_agg(depth ORDER BY id), array_agg(control ORDER BY id), array_agg(expanded ORDER BY id), " \
-	"array_agg(utility ORDER BY id), array_agg(mobility ORDER BY id), array_agg(proven ORDER BY id)"
-#define SHIPPED_STATE_ARRAYS 9
-
-static const char *const shipped_state_casts[SHIPPED_STATE_ARRAYS] = {
-	"bigint[]", "bytea[]", "jsonb[]", "integer[]", "text[]", "boolean[]", "jsonb[]", "jsonb[]", "boolean[]"
-};
 
 /* The nodes of a tree, with a link to each. */
 typedef struct Nodes
@@ -80,19 +67,19 @@ open_nodes(const Tree *tree)
 }
 
 /*
- * The statement on every node at once; returns when all are done, with
- * their rows (typed by columns) in results when it is not NULL.  A failure
- * or a cancel while sending leaves none of them running.
+ * Statement sqls[i] on node i, all at once; returns when all are done,
+ * with their rows (typed by columns) in results when it is not NULL.  A
+ * failure or a cancel while sending leaves none of them running.
  */
 static void
-run_on_all(Nodes *nodes, const char *sql, const char *columns, SPITupleTable **results)
+run_each(Nodes *nodes, const char *const *sqls, const char *columns, SPITupleTable **results)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
 	PG_TRY();
 	{
 		for (int i = 0; i < nodes->n; i++)
-			remote_send(&nodes->links[i], sql);
+			remote_send(&nodes->links[i], sqls[i]);
 	}
 	PG_CATCH();
 	{
@@ -100,6 +87,17 @@ run_on_all(Nodes *nodes, const char *sql, const char *columns, SPITupleTable **r
 	}
 	PG_END_TRY();
 	remote_wait(nodes->links, nodes->n, columns, results);
+}
+
+/* The same statement on every node at once (run_each). */
+static void
+run_on_all(Nodes *nodes, const char *sql, const char *columns, SPITupleTable **results)
+{
+	const char **sqls = palloc(nodes->n * sizeof(char *));
+
+	for (int i = 0; i < nodes->n; i++)
+		sqls[i] = sql;
+	run_each(nodes, sqls, columns, results);
 }
 
 /* A bigint column of a row of rows, 0 when NULL. */
@@ -118,195 +116,66 @@ int8_or_zero(uint64 row, int column)
 	return int8_or_zero_of(SPI_tuptable, row, column);
 }
 
-/* A column definition list of n text columns, for dblink. */
-static char *
-text_columns(int n)
-{
-	StringInfoData list;
-
-	initStringInfo(&list);
-	for (int c = 0; c < n; c++)
-		appendStringInfo(&list, "%sc%d text", c > 0 ? ", " : "", c);
-	return list.data;
-}
-
 /*
- * What a node sends in an exchange: a statement marking rows sent, in a
- * transaction the coordinator commits once they are delivered, and
- * returning them grouped by the node they go to (its number), in batches:
- * the node, the count, then the arrays, in their text forms.  The
- * coordinator passes those on without parsing them, and the receiving node
- * reads them as the types of casts.
+ * The other nodes than except, as the arguments of a node's call that
+ * names them: their numbers, lows and highs, three arrays.
  */
-typedef struct Exchange
-{
-	const char *(*sending) (const Nodes *nodes, int from);
-	/* A statement that marks what was sent, run before the sender commits, or NULL: sending marks. */
-	const char *(*marking) (const Nodes *nodes, int from);
-	const char *function;		/* gametree's function that receives a batch */
-	bool		with_sender;	/* it takes the sender's number after the tree */
-	const char *const *casts;
-	int			arrays;
-} Exchange;
-
-/* The call of the exchange's function on a node with batch r of what node from sends. */
 static char *
-receiving_call(const Nodes *nodes, const Exchange *x, int from, SPITupleTable *rows, uint64 r)
+others_arguments(const Nodes *nodes, int except)
 {
-	StringInfoData sql;
+	StringInfoData numbers,
+				lows,
+				highs;
 
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT gametree.%s(%s", x->function, nodes->name_literal);
-	if (x->with_sender)
-		appendStringInfo(&sql, ", %d", nodes->tree->nodes[from].number);
-	for (int c = 0; c < x->arrays; c++)
-	{
-		char	   *array = SPI_getvalue(rows->vals[r], rows->tupdesc, c + 3);
-
-		appendStringInfo(&sql, ", %s::%s", array == NULL ? "NULL" : quote_literal_cstr(array), x->casts[c]);
-	}
-	appendStringInfoChar(&sql, ')');
-	return sql.data;
-}
-
-/*
- * Every node sends at once; the batches are delivered, each receiving
- * node taking one batch at a time, all of them at once; then the senders
- * commit their marks.  A failure before leaves every mark undone (the
- * senders' sessions are closed), and the batches delivered, delivered
- * again next time, change nothing.  Returns the rows delivered.
- */
-static int64
-exchange(Nodes *nodes, const Exchange *x)
-{
-	int			n = nodes->n;
-	SPITupleTable **sent = palloc0(n * sizeof(SPITupleTable *));
-	uint64	   *next = palloc0(n * sizeof(uint64));	/* per sender: its next batch */
-	int64		delivered = 0;
-	MemoryContext cxt = CurrentMemoryContext;
-
-	/* A node alone finds no state another holds. */
-	if (n == 1)
-		return 0;
-	PG_TRY();
-	{
-		for (int from = 0; from < n; from++)
-		{
-			/* One snapshot for what it sends and what it marks sent. */
-			remote_exec(&nodes->links[from], "BEGIN ISOLATION LEVEL REPEATABLE READ");
-			remote_send(&nodes->links[from], x->sending(nodes, from));
-		}
-		remote_wait(nodes->links, n, text_columns(x->arrays + 2), sent);
-		for (;;)
-		{
-			bool		any = false;
-			bool	   *taken = palloc0(n * sizeof(bool));
-
-			CHECK_FOR_INTERRUPTS();
-			/* A round: each receiver one batch, from the first sender with one for it. */
-			for (int from = 0; from < n; from++)
-				for (; next[from] < sent[from]->numvals; next[from]++)
-				{
-					uint64		r = next[from];
-					char	   *call;
-					int			to = pg_strtoint32(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 1)) - 1;
-
-					if (to < 0 || to >= n || to == from)
-						ereport(ERROR,
-								(errcode(ERRCODE_DATA_EXCEPTION),
-								 errmsg("%s sent rows for node %d", nodes->links[from].label, to + 1),
-								 errdetail("Rows of its tables were written outside gametree.")));
-					if (taken[to])
-						break;
-					taken[to] = any = true;
-					delivered += pg_strtoint64(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 2));
-					call = receiving_call(nodes, x, from, sent[from], r);
-					nodes->bytes_shipped += strlen(call);
-					remote_send(&nodes->receiving[to], call);
-					pfree(call);
-				}
-			if (!any)
-				break;
-			remote_wait(nodes->receiving, n, "received text", NULL);
-		}
-		for (int from = 0; from < n; from++)
-		{
-			if (x->marking != NULL)
-				remote_exec(&nodes->links[from], x->marking(nodes, from));
-			remote_exec(&nodes->links[from], "COMMIT");
-		}
-	}
-	PG_CATCH();
-	{
-		remote_fail(nodes->links, nodes->receiving, n, cxt);
-	}
-	PG_END_TRY();
-	for (int from = 0; from < n; from++)
-		SPI_freetuptable(sent[from]);
-	return delivered;
-}
-
-/* The other nodes' ranges, as (node, low, high) rows of a VALUES list. */
-static char *
-ranges_values(const Nodes *nodes, int except)
-{
-	StringInfoData list;
-
-	initStringInfo(&list);
+	initStringInfo(&numbers);
+	initStringInfo(&lows);
+	initStringInfo(&highs);
 	for (int i = 0; i < nodes->n; i++)
-		if (i != except)
-			appendStringInfo(&list, "%s(%d, '%lld'::bigint, '%lld'::bigint)", list.len > 0 ? ", " : "",
-							 nodes->tree->nodes[i].number, (long long) nodes->tree->nodes[i].low,
-							 (long long) nodes->tree->nodes[i].high);
-	return list.data;
+	{
+		const TreeNode *node = &nodes->tree->nodes[i];
+		const char *sep = numbers.len > 0 ? "," : "";
+
+		if (i == except)
+			continue;
+		appendStringInfo(&numbers, "%s%d", sep, node->number);
+		appendStringInfo(&lows, "%s%lld", sep, (long long) node->low);
+		appendStringInfo(&highs, "%s%lld", sep, (long long) node->high);
+	}
+	return psprintf("'{%s}'::integer[], '{%s}'::bigint[], '{%s}'::bigint[]", numbers.data, lows.data,
+					highs.data);
 }
 
-/* A node's new ghosts (those in its outbox), for the nodes that hold them. */
-static const char *
-sending_states(const Nodes *nodes, int from)
+/* A function's statement per node, naming the other nodes after the tree and what comes before. */
+static const char **
+calls_naming_others(const Nodes *nodes, const char *function, const char *before)
 {
-	const Tree *tree = nodes->tree;
+	const char **sqls = palloc(nodes->n * sizeof(char *));
 
-	return psprintf("SELECT node, count(*), " SHIPPED_STATE_COLUMNS " FROM (SELECT s.*, h.node, "
-					"(row_number() OVER (PARTITION BY h.node ORDER BY s.id) - 1) / %d AS batch "
-					"FROM %s o JOIN %s s ON s.id = o.id JOIN (VALUES %s) h(node, low, high) "
-					"ON s.id BETWEEN h.low AND h.high) b GROUP BY node, batch",
-					SHIP_ROWS, tree->outbox, tree->ghosts, ranges_values(nodes, from));
+	for (int i = 0; i < nodes->n; i++)
+		sqls[i] = psprintf("SELECT node, states, payload FROM gametree.%s(%s%s, %s)", function,
+						   nodes->name_literal, before, others_arguments(nodes, i));
+	return sqls;
 }
 
-/* The sender's snapshot is the one its rows were read in: it deletes what it sent, nothing newer. */
-static const char *
-marking_states(const Nodes *nodes, int from)
-{
-	return psprintf("DELETE FROM %s", nodes->tree->outbox);
-}
-
-static const Exchange states_exchange = {
-	sending_states, marking_states, "shard_accept", true, shipped_state_casts, SHIPPED_STATE_ARRAYS
-};
+/* What a node's payload function returns: per payload, the node it goes to, its rows and itself. */
+#define PAYLOAD_COLUMNS "node integer, states bigint, payload text"
 
 /*
- * The values each node's last step of a propagation wrote, relayed to the
- * nodes with edges into those states, onto their parts kept in memory
- * (the same sessions: the links that ran the step), each node taking one
- * batch at a time, all of them at once.  Nothing is written on the nodes:
- * a relay cut short is made good by the next propagation, whose first
- * step sends every value.  Returns the edges whose value changed.
+ * The payloads the nodes sent (sent[i], of node i), delivered: each to
+ * the node it goes to, as the argument of function there (after the tree,
+ * and the sender's number when with_sender), each receiving link taking
+ * one at a time, all of them at once.  The coordinator passes the
+ * payloads on in their text form, unparsed.  Returns the sum of what the
+ * calls returned.
  */
 static int64
-relay_values(Nodes *nodes)
+deliver(Nodes *nodes, SPITupleTable **sent, RemoteLink *to_links, const char *function, bool with_sender)
 {
 	int			n = nodes->n;
-	SPITupleTable **sent = palloc0(n * sizeof(SPITupleTable *));
-	SPITupleTable **taken_rows = palloc0(n * sizeof(SPITupleTable *));
-	uint64	   *next = palloc0(n * sizeof(uint64));	/* per sender: its next batch */
-	int64		changed = 0;
+	uint64	   *next = palloc0(n * sizeof(uint64));	/* per sender: its next payload */
+	SPITupleTable **answers = palloc0(n * sizeof(SPITupleTable *));
+	int64		sum = 0;
 
-	/* A node alone has no edges to other nodes' states. */
-	if (n == 1)
-		return 0;
-	run_on_all(nodes, psprintf("SELECT node, states, payload FROM gametree.shard_values(%s)", nodes->name_literal),
-			   "node integer, states bigint, payload text", sent);
 	for (;;)
 	{
 		bool	   *taken = palloc0(n * sizeof(bool));
@@ -326,36 +195,94 @@ relay_values(Nodes *nodes)
 					if (to < 0 || to >= n || to == from)
 						ereport(ERROR,
 								(errcode(ERRCODE_DATA_EXCEPTION),
-								 errmsg("%s sent values for node %d", nodes->links[from].label, to + 1),
+								 errmsg("%s sent rows for node %d", nodes->links[from].label, to + 1),
 								 errdetail("Rows of its tables were written outside gametree.")));
 					if (taken[to])
 						break;
 					taken[to] = any = true;
-					call = psprintf("SELECT gametree.shard_take_values(%s, %s::bytea)", nodes->name_literal,
+					call = psprintf("SELECT gametree.%s(%s%s, %s::bytea)", function, nodes->name_literal,
+									with_sender ? psprintf(", %d", nodes->tree->nodes[from].number) : "",
 									quote_literal_cstr(SPI_getvalue(row, sent[from]->tupdesc, 3)));
 					nodes->bytes_shipped += strlen(call);
-					remote_send(&nodes->links[to], call);
+					remote_send(&to_links[to], call);
 					pfree(call);
 				}
 		}
 		PG_CATCH();
 		{
-			remote_fail(nodes->links, NULL, n, cxt);
+			remote_fail(nodes->links, nodes->receiving, n, cxt);
 		}
 		PG_END_TRY();
 		if (!any)
 			break;
-		remote_wait(nodes->links, n, "changed bigint", taken_rows);
+		remote_wait(to_links, n, "answer bigint", answers);
 		for (int to = 0; to < n; to++)
 			if (taken[to])
 			{
-				changed += int8_or_zero_of(taken_rows[to], 0, 1);
-				SPI_freetuptable(taken_rows[to]);
+				sum += int8_or_zero_of(answers[to], 0, 1);
+				SPI_freetuptable(answers[to]);
 			}
 	}
 	for (int from = 0; from < n; from++)
 		SPI_freetuptable(sent[from]);
-	return changed;
+	return sum;
+}
+
+/*
+ * The states the nodes' batches found for other nodes (their outboxes),
+ * shipped to their holders, which store each once; then the senders
+ * empty their outboxes.  Each sender reads its outbox and empties it in
+ * one transaction, committed once all it sent is stored: a failure before
+ * leaves every outbox as it was (the senders' sessions are closed), and
+ * the states stored, stored again next time, change nothing.
+ */
+static void
+ship_states(Nodes *nodes)
+{
+	int			n = nodes->n;
+	SPITupleTable **sent = palloc0(n * sizeof(SPITupleTable *));
+	MemoryContext cxt = CurrentMemoryContext;
+
+	/* A node alone finds no state another holds. */
+	if (n == 1)
+		return;
+	PG_TRY();
+	{
+		for (int from = 0; from < n; from++)
+			remote_exec(&nodes->links[from], "BEGIN ISOLATION LEVEL REPEATABLE READ");
+		run_each(nodes, calls_naming_others(nodes, "shard_outbox", ""), PAYLOAD_COLUMNS, sent);
+		(void) deliver(nodes, sent, nodes->receiving, "shard_accept", true);
+		/* The sender's snapshot is the one its rows were read in: it deletes what it sent, nothing newer. */
+		for (int from = 0; from < n; from++)
+		{
+			remote_exec(&nodes->links[from], psprintf("DELETE FROM %s", nodes->tree->outbox));
+			remote_exec(&nodes->links[from], "COMMIT");
+		}
+	}
+	PG_CATCH();
+	{
+		remote_fail(nodes->links, nodes->receiving, n, cxt);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The values the nodes' last step of a propagation has for other nodes,
+ * delivered onto those nodes' parts kept in memory (the same sessions:
+ * the links that ran the step).  Nothing is written on the nodes.
+ * Returns the edges whose value changed.
+ */
+static int64
+relay_values(Nodes *nodes)
+{
+	SPITupleTable **sent = palloc0(nodes->n * sizeof(SPITupleTable *));
+
+	/* A node alone has no edges to other nodes' states. */
+	if (nodes->n == 1)
+		return 0;
+	run_on_all(nodes, psprintf("SELECT node, states, payload FROM gametree.shard_values(%s)", nodes->name_literal),
+			   PAYLOAD_COLUMNS, sent);
+	return deliver(nodes, sent, nodes->links, "shard_take_values", false);
 }
 
 /* The coordinator's _moves: every node's. */
@@ -619,14 +546,18 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 	int			waves = 0;
 	int64		changed;
 	int32		deepest;
+	SPITupleTable **wanted = palloc0(nodes->n * sizeof(SPITupleTable *));
 
-	if (from_scratch)
-		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, true)", nodes->name_literal), "status text",
-				   NULL);
+	/* Every node reads its part and tells the others which of their states its edges lead to. */
+	run_each(nodes, calls_naming_others(nodes, "shard_part", from_scratch ? ", true" : ", false"),
+			 PAYLOAD_COLUMNS, wanted);
+	(void) deliver(nodes, wanted, nodes->links, "shard_take_wanted", true);
+	/* Then every such state's value, before any step. */
+	(void) relay_values(nodes);
 	tree_run(nodes->tree, RUN_PLAIN, "SELECT max(depth)::bigint FROM gametree.tree_depths WHERE " TREE_ROWS_KEY,
 			 0, NULL, NULL, SPI_OK_SELECT);
 	deepest = SPI_processed > 0 ? (int32) int8_or_zero(0, 1) : 0;
-	/* One node has no ghosts: its first wave is final. */
+	/* One node has no edges to other nodes' states: its first wave is final. */
 	for (int32 depth = nodes->n > 1 ? deepest - 1 : -1; depth >= 0; depth--)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -637,8 +568,8 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		run_on_all(nodes, psprintf("SELECT gametree.propagate(%s, false)", nodes->name_literal), "status text",
-				   NULL);
+		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, -1)", nodes->name_literal),
+				   "status text", NULL);
 		changed = relay_values(nodes);
 		waves++;
 	} while (changed > 0 && waves < MAX_WAVES);
@@ -665,7 +596,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 	int			waves;
 
 	/* What a call cut short left unshipped comes first: the levels are complete before the next. */
-	exchange(&nodes, &states_exchange);
+	ship_states(&nodes);
 	sum_counts(&nodes);
 	states_before = tree_state_count(tree);
 	for (;;)
@@ -694,7 +625,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 		run_on_all(&nodes, psprintf("CALL gametree.shard_grow(%s, %d, %s, %s)", nodes.name_literal, depth,
 									left < 0 ? "NULL" : psprintf("%lld", (long long) left),
 									time_left), "status text", NULL);
-		exchange(&nodes, &states_exchange);
+		ship_states(&nodes);
 		sum_counts(&nodes);
 		ereport(NOTICE,
 				(errmsg("grow %s: depth %d expanded on %d nodes, %lld states, %.0f states/s", tree->qualified,
@@ -731,13 +662,24 @@ shard_refuse(const Tree *tree, const char *call)
 				 errhint("CALL gametree.grow(%s, max_depth => ...);", quote_literal_cstr(tree->qualified))));
 }
 
-int64
+void
+shard_refuse_part(const Tree *tree, const char *call)
+{
+	if (tree->shard != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("tree \"%s\" is a node's part of a sharded tree", tree->qualified),
+				 errdetail("Its states are grown and valued with those of the other nodes."),
+				 errhint("Run %s on its coordinator: CALL gametree.%s(%s);", call, call,
+						 quote_literal_cstr(tree->qualified))));
+}
+
+void
 shard_propagate(Tree *tree, bool from_scratch)
 {
 	Nodes		nodes = open_nodes(tree);
 
-	exchange(&nodes, &states_exchange);
+	ship_states(&nodes);
 	(void) propagate_in_waves(&nodes, from_scratch);
 	sum_counts(&nodes);
-	return 0;
 }

@@ -51,9 +51,18 @@ extern int64 shard_create_tree(Tree *tree, const GameState *root, Datum nodes);
 extern void shard_drop_parts(const Tree *tree);
 /* grow and propagate of a sharded tree (grow.h, propagate.h tell the arguments). */
 extern void shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool can_commit);
-extern int64 shard_propagate(Tree *tree, bool from_scratch);
+extern void shard_propagate(Tree *tree, bool from_scratch);
 /* Ereports when tree is a sharded tree's coordinator, which call (expand, grow_step) cannot expand. */
 extern void shard_refuse(const Tree *tree, const char *call);
+/*
+ * Ereports when tree is a node's part of a sharded tree, which call (grow,
+ * propagate) leaves to the coordinator: the part alone has not the values
+ * of the states other nodes hold.
+ */
+extern void shard_refuse_part(const Tree *tree, const char *call);
+
+/* Rows per payload shipped between nodes: a few megabytes in the text of a statement. */
+#define SHARD_PAYLOAD_ROWS 20000
 
 /*
  * On a node: creates its part of a sharded tree, holding ids low..high,
@@ -63,23 +72,29 @@ extern void shard_refuse(const Tree *tree, const char *call);
 extern int64 shard_create_part(text *name, text *game, int32 node, int64 low, int64 high, Jsonb *root,
 							   bool *holds_root);
 /*
- * Stores the states node shipped here (arrays of the columns of _states)
- * that are not stored yet, and notes that node holds edges into all of
- * them; returns the states stored.
+ * The rows of the part's outbox, packed per node that holds them (the
+ * other nodes, numbers[i] holding lows[i]..highs[i]), for sink; the caller
+ * empties the outbox once they are stored.
  */
-extern int64 shard_accept(text *name, int32 node, Datum *columns);
+extern void shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sink, void *arg);
 /*
- * The values of other nodes' states, exchanged between the steps of a
- * propagation, in memory (tree_kept_values, tree_kept_take_values).
+ * Stores the states node shipped here (shard_outbox's rows) that are not
+ * stored yet; returns the states stored.
  */
-extern void shard_values(text *name, int batch, KeptValuesSink sink, void *arg);
+extern int64 shard_accept(text *name, int32 node, const bytea *payload);
+/*
+ * A propagation of a node's part (propagate.h tells the steps): reads the
+ * part and packs the ids wanted of the other nodes (numbers, lows, highs
+ * as for shard_outbox); notes the ids node wants; packs the values for
+ * the nodes that want them; takes values; evaluates a depth (-1: all);
+ * ends it.
+ */
+extern void shard_read_part(text *name, bool from_scratch, Datum numbers, Datum lows, Datum highs,
+							PayloadSink sink, void *arg);
+extern int64 shard_take_wanted(text *name, int32 node, const bytea *payload);
+extern void shard_values(text *name, PayloadSink sink, void *arg);
 extern int64 shard_take_values(text *name, const bytea *payload);
-/*
- * The states at depth of a node's part valued from their edges, the part
- * kept in memory for the next calls (tree_propagate_kept).
- */
 extern void shard_propagate_depth(text *name, int32 depth);
-/* propagate(tree, from_scratch) of a node's part, which the caller opened; returns the evaluations. */
-extern int64 shard_propagate_part(Tree *tree, bool from_scratch);
+extern void shard_end_propagation(text *name);
 
 #endif

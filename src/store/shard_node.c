@@ -1,6 +1,6 @@
 /*
- * shard_node.c: a node's side of a sharded tree (shard.h): its part, and
- * the states and values the coordinator ships to it.  Each call is one
+ * shard_node.c: a node's side of a sharded tree (shard.h): its part, the
+ * states it ships and stores, and the steps of its propagation.  Each call is one
  * transaction on the node, run by the coordinator through dblink; storing
  * what was stored already changes nothing, so a batch shipped again after
  * a failure is harmless.
@@ -8,11 +8,20 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "core/idindex.h"
+#include "miscadmin.h"
+#include "pg/packed_rows.h"
+#include "pg/spi.h"
 #include "store/catalog.h"
 #include "store/create.h"
 #include "store/propagate.h"
+#include "store/rowvalues.h"
+#include "store/schema.h"
 #include "store/shard.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 
 int64
 shard_create_part(text *name, text *game, int32 node, int64 low, int64 high, Jsonb *root, bool *holds_root)
@@ -28,9 +37,12 @@ shard_create_part(text *name, text *game, int32 node, int64 low, int64 high, Jso
 	return create_tree(name, game, root, (Datum) 0, &part, holds_root);
 }
 
-/* The node's part, open for writing, with its tables held and the tree lock. */
+/*
+ * The node's part, open for writing, with its tables held and, when
+ * locked, the tree lock.
+ */
 static Tree *
-open_part(text *name)
+open_part_locked(text *name, bool locked)
 {
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 
@@ -40,77 +52,310 @@ open_part(text *name)
 				 errmsg("tree \"%s\" is not a node's part of a sharded tree", tree->qualified),
 				 errhint("The coordinator of a sharded tree ships its states to its nodes.")));
 	tree_hold_tables(tree);
-	tree_lock(tree);
+	if (locked)
+		tree_lock(tree);
 	return tree;
 }
 
+static Tree *
+open_part(text *name)
+{
+	return open_part_locked(name, true);
+}
+
 /*
- * The states arrive with the columns of _states, their state in its binary
- * form, which the cast checks (a holder's table keeps only states of its
- * game, whose ids are their hashes: its CHECK).  Those stored already keep
- * their rows: they were stored at a depth no greater, as levels arrive in
- * order.  The sender is noted for every state: propagation sends it the
- * state's values.
+ * The columns a new state travels with: those a batch writes, but for its
+ * best move, which a new state has none of.
+ */
+typedef enum ShippedColumn
+{
+	SHIPPED_ID,
+	SHIPPED_STATE,
+	SHIPPED_GOAL,
+	SHIPPED_DEPTH,
+	SHIPPED_CONTROL,
+	SHIPPED_EXPANDED,
+	SHIPPED_UTILITY,
+	SHIPPED_MOBILITY,
+	SHIPPED_PROVEN,
+	SHIPPED_COLUMNS
+} ShippedColumn;
+
+static const int shipped_columns[SHIPPED_COLUMNS] = {
+	[SHIPPED_ID] = STATES_ID, [SHIPPED_STATE] = STATES_STATE, [SHIPPED_GOAL] = STATES_GOAL,
+	[SHIPPED_DEPTH] = STATES_DEPTH, [SHIPPED_CONTROL] = STATES_CONTROL, [SHIPPED_EXPANDED] = STATES_EXPANDED,
+	[SHIPPED_UTILITY] = STATES_UTILITY, [SHIPPED_MOBILITY] = STATES_MOBILITY, [SHIPPED_PROVEN] = STATES_PROVEN
+};
+
+/* The other nodes, as the coordinator names them: numbers[i] holds lows[i]..highs[i]. */
+static TreeNode *
+holders_of(Datum numbers, Datum lows, Datum highs, int *n)
+{
+	Datum	   *number,
+			   *low,
+			   *high;
+	bool	   *nulls;
+	int			nlows,
+				nhighs;
+	TreeNode   *holders;
+
+	deconstruct_array(DatumGetArrayTypeP(numbers), INT4OID, 4, true, TYPALIGN_INT, &number, &nulls, n);
+	deconstruct_array(DatumGetArrayTypeP(lows), INT8OID, 8, true, TYPALIGN_DOUBLE, &low, &nulls, &nlows);
+	deconstruct_array(DatumGetArrayTypeP(highs), INT8OID, 8, true, TYPALIGN_DOUBLE, &high, &nulls, &nhighs);
+	if (nlows != *n || nhighs != *n)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("the nodes, their lows and their highs are arrays of one length"),
+				 errhint("The coordinator of a sharded tree makes these calls.")));
+	holders = palloc0(Max(*n, 1) * sizeof(TreeNode));
+	for (int i = 0; i < *n; i++)
+	{
+		holders[i].number = DatumGetInt32(number[i]);
+		holders[i].low = DatumGetInt64(low[i]);
+		holders[i].high = DatumGetInt64(high[i]);
+		if (holders[i].number < 1 || holders[i].number > TREE_SHARDS || holders[i].low > holders[i].high)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid node of a sharded tree: node %d, ids %lld to %lld", holders[i].number,
+							(long long) holders[i].low, (long long) holders[i].high)));
+	}
+	return holders;
+}
+
+void
+shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sink, void *arg)
+{
+	/*
+	 * Not the tree lock: the transaction that reads the outbox stays open
+	 * until its rows are stored on the other nodes, whose senders store
+	 * here meanwhile.  Only the coordinator's grow, one at a time, adds to
+	 * the outbox.
+	 */
+	Tree	   *tree = open_part_locked(name, false);
+	int			nholders;
+	TreeNode   *holders = holders_of(numbers, lows, highs, &nholders);
+	const char *const *names = tree_column_names(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
+	PackedRowsWriter *out = palloc(Max(nholders, 1) * sizeof(PackedRowsWriter));
+	StringInfoData sql;
+	SPIPlanPtr	plan;
+	Portal		cursor;
+
+	for (int h = 0; h < nholders; h++)
+		packed_rows_writer_init(&out[h], SHIPPED_COLUMNS,
+								tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS));
+	initStringInfo(&sql);
+	for (int c = 0; c < SHIPPED_COLUMNS; c++)
+		appendStringInfo(&sql, "%s%s", c == 0 ? "SELECT " : ", ", quote_identifier(names[c]));
+	appendStringInfo(&sql, " FROM %s", tree->outbox);
+	plan = SPI_prepare(sql.data, 0, NULL);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	cursor = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	for (;;)
+	{
+		SPI_cursor_fetch(cursor, true, SHARD_PAYLOAD_ROWS);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			Datum		values[SHIPPED_COLUMNS];
+			bool		nulls[SHIPPED_COLUMNS];
+			int64		id;
+			int			h = 0;
+
+			CHECK_FOR_INTERRUPTS();
+			for (int c = 0; c < SHIPPED_COLUMNS; c++)
+				values[c] = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
+			id = nulls[SHIPPED_ID] ? 0 : DatumGetInt64(values[SHIPPED_ID]);
+			while (h < nholders && (id < holders[h].low || id > holders[h].high))
+				h++;
+			if (nulls[SHIPPED_ID] || h == nholders)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("%s holds state %lld, which no other node holds", tree->outbox, (long long) id),
+						 errdetail("Rows of a node's tables were written outside gametree.")));
+			packed_rows_add(&out[h], values, nulls);
+			if (out[h].rows == SHARD_PAYLOAD_ROWS)
+				packed_rows_flush(&out[h], sink, arg, holders[h].number);
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(cursor);
+	SPI_freeplan(plan);
+	for (int h = 0; h < nholders; h++)
+		packed_rows_flush(&out[h], sink, arg, holders[h].number);
+	tree_close(tree);
+}
+
+/* The states shipped, by column, in order of their ids. */
+typedef struct Shipped
+{
+	Datum	   *values[SHIPPED_COLUMNS];
+	bool	   *nulls[SHIPPED_COLUMNS];
+	int64	   *rows;			/* the rows to store, in order of id */
+	int64		nrows;
+} Shipped;
+
+static int
+shipped_id_cmp(const void *a, const void *b, void *arg)
+{
+	const Shipped *s = arg;
+	int64		x = DatumGetInt64(s->values[SHIPPED_ID][*(const int64 *) a]),
+				y = DatumGetInt64(s->values[SHIPPED_ID][*(const int64 *) b]);
+
+	return (x > y) - (x < y);
+}
+
+static void
+fill_shipped(void *arg, RowChunk *c, int k, int64 index)
+{
+	const Shipped *s = arg;
+	int64		r = s->rows[index];
+
+	for (int col = 0; col < SHIPPED_COLUMNS; col++)
+		row_set(c, col, k, s->values[col][r], s->nulls[col][r]);
+}
+
+/*
+ * The states arrive in their binary forms, which their types' receive
+ * functions check (a state's also that it is a packing of the tree's game);
+ * the table's CHECK that each id is its state's hash is evaluated as they
+ * are stored.  Those stored already keep their rows: they were stored at a
+ * depth no greater, as levels arrive in order, and their bytes must be the
+ * same (else two positions share a hash).
  */
 int64
-shard_accept(text *name, int32 node, Datum *columns)
+shard_accept(text *name, int32 node, const bytea *payload)
 {
 	Tree	   *tree = open_part(name);
 	ExpansionCounts stored = {0};
-	Oid			types[10] = {INT8ARRAYOID, BYTEAARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID,
-	BOOLARRAYOID, JSONBARRAYOID, JSONBARRAYOID, BOOLARRAYOID, INT4OID};
-	Datum		values[10];
+	Shipped		s = {0};
+	Oid		   *types = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
+	int32		typmods[SHIPPED_COLUMNS];
+	RowTable	table = {tree->relids[TREE_STATES], tree->states,
+		tree_column_names(TREE_STATES, shipped_columns, SHIPPED_COLUMNS), false};
+	int64		n;
+	int64		distinct = 0;
+	Datum	   *ids;
+	IdIndex		arrived;
 
-	memcpy(values, columns, 9 * sizeof(Datum));
-	values[9] = Int32GetDatum(node);
-	counts_init(&stored.counts);
-	spi_run(psprintf("WITH arrived AS (SELECT * FROM unnest($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-					 "u(id, state, goal, depth, control, expanded, utility, mobility, proven)), "
-					 "noted AS (INSERT INTO %1$s (id, node) SELECT id, $10 FROM arrived ON CONFLICT DO NOTHING), "
-					 "new AS (INSERT INTO %2$s AS s (id, state, goal, depth, control, expanded, utility, mobility, proven) "
-					 "SELECT id, state::gametree.state(%3$s), goal, depth, control, expanded, utility, mobility, "
-					 "proven FROM arrived ORDER BY id ON CONFLICT (id) DO NOTHING "
-					 "RETURNING s.depth, s.goal IS NOT NULL, s.proven, s.utility) "
-					 "SELECT * FROM new",
-					 tree->refs, tree->states, quote_literal_cstr(tree->game->name)),
-			10, types, values, SPI_OK_SELECT);
+	for (int c = 0; c < SHIPPED_COLUMNS; c++)
+	{
+		Oid			type,
+					collation;
+
+		get_atttypetypmodcoll(tree->relids[TREE_STATES], get_attnum(tree->relids[TREE_STATES], table.columns[c]),
+							  &type, &typmods[c], &collation);
+	}
+	n = packed_rows_read(payload, SHIPPED_COLUMNS, types, typmods, s.values, s.nulls,
+						 psprintf("states shipped to tree \"%s\"", tree->qualified));
+	/* In order of id, each once, all of this node's range. */
+	s.rows = palloc_extended(Max(n, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
+	for (int64 r = 0; r < n; r++)
+	{
+		int64		id = DatumGetInt64(s.values[SHIPPED_ID][r]);
+
+		if (s.nulls[SHIPPED_ID][r] || s.nulls[SHIPPED_STATE][r] || s.nulls[SHIPPED_DEPTH][r] ||
+			id < tree->shard->low || id > tree->shard->high)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("node %d shipped to tree \"%s\" a state it does not hold", node, tree->qualified),
+					 errdetail("State %lld; this node holds the ids %lld to %lld.", (long long) id,
+							   (long long) tree->shard->low, (long long) tree->shard->high)));
+		s.rows[r] = r;
+	}
+	qsort_arg(s.rows, n, sizeof(int64), shipped_id_cmp, &s);
+	ids = palloc_extended(Max(n, 1) * sizeof(Datum), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < n; k++)
+		if (distinct == 0 || DatumGetInt64(s.values[SHIPPED_ID][s.rows[k]]) != DatumGetInt64(ids[distinct - 1]))
+		{
+			s.rows[distinct] = s.rows[k];
+			ids[distinct++] = s.values[SHIPPED_ID][s.rows[k]];
+		}
+	/* Those stored already. */
+	id_index_init(&arrived, distinct, CurrentMemoryContext);
+	for (int64 k = 0; k < distinct; k++)
+		(void) id_index_add(&arrived, DatumGetInt64(ids[k]), (int32) k);
+	spi_run_kept(psprintf("SELECT id, state FROM %s WHERE id = ANY ($1)", tree->states), 1,
+				 (Oid[]) {INT8ARRAYOID}, (Datum[]) {datum_array(ids, NULL, distinct, INT8OID)}, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
-		HeapTuple	row = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
-		int32		depth = DatumGetInt32(SPI_getbinval(row, desc, 1, &isnull));
-		bool		terminal = DatumGetBool(SPI_getbinval(row, desc, 2, &isnull));
+		int64		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull));
+		struct varlena *held = PG_DETOAST_DATUM_PACKED(SPI_getbinval(SPI_tuptable->vals[r],
+																	   SPI_tuptable->tupdesc, 2, &isnull));
+		int32		k = id_index_find(&arrived, id);
+		struct varlena *came = (struct varlena *) DatumGetPointer(s.values[SHIPPED_STATE][s.rows[k]]);
+
+		if (VARSIZE_ANY_EXHDR(held) != VARSIZE_ANY_EXHDR(came) ||
+			memcmp(VARDATA_ANY(held), VARDATA_ANY(came), VARSIZE_ANY_EXHDR(came)) != 0)
+			tree_hash_collision(tree, id);
+		s.rows[k] = -1;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	for (int64 k = 0; k < distinct; k++)
+		if (s.rows[k] >= 0)
+			s.rows[s.nrows++] = s.rows[k];
+	counts_init(&stored.counts);
+	for (int64 k = 0; k < s.nrows; k++)
+	{
+		int64		r = s.rows[k];
+		int32		depth = DatumGetInt32(s.values[SHIPPED_DEPTH][r]);
 		DepthCount *at = counts_at(&stored.counts, depth);
 
 		at->states++;
-		stored.states++;
 		/* As a batch stores them: a terminal state is expanded, with its goals as its value. */
-		if (terminal)
+		if (!s.nulls[SHIPPED_GOAL][r])
 			at->terminal++;
 		else
 			stored.frontier++;
-		if (DatumGetBool(SPI_getbinval(row, desc, 3, &isnull)))
-			counts_proven(&stored.counts, depth, DatumGetJsonbP(SPI_getbinval(row, desc, 4, &isnull)), 1);
+		if (!s.nulls[SHIPPED_PROVEN][r] && DatumGetBool(s.values[SHIPPED_PROVEN][r]) &&
+			!s.nulls[SHIPPED_UTILITY][r])
+			counts_proven(&stored.counts, depth, DatumGetJsonbP(s.values[SHIPPED_UTILITY][r]), 1);
 	}
+	stored.states = write_rows(NULL, &table, SHIPPED_COLUMNS, types, s.nrows, fill_shipped, NULL, &s,
+							   SPI_OK_INSERT, NULL);
 	tree_add_counts(tree, &stored);
 	tree_close(tree);
 	return stored.states;
 }
 
 void
-shard_values(text *name, int batch, KeptValuesSink sink, void *arg)
+shard_read_part(text *name, bool from_scratch, Datum numbers, Datum lows, Datum highs, PayloadSink sink,
+				void *arg)
 {
-	Tree	   *tree = tree_open(name, TREE_READ);
+	Tree	   *tree = open_part(name);
+	int			nholders;
+	TreeNode   *holders = holders_of(numbers, lows, highs, &nholders);
 
-	tree_kept_values(tree, batch, sink, arg);
+	tree_keep_part(tree, from_scratch);
+	tree_kept_wanted(tree, holders, nholders, sink, arg);
+	tree_close(tree);
+}
+
+int64
+shard_take_wanted(text *name, int32 node, const bytea *payload)
+{
+	Tree	   *tree = open_part(name);
+	int64		found = tree_kept_take_wanted(tree, node, payload);
+
+	tree_close(tree);
+	return found;
+}
+
+void
+shard_values(text *name, PayloadSink sink, void *arg)
+{
+	Tree	   *tree = open_part(name);
+
+	tree_kept_values(tree, sink, arg);
 	tree_close(tree);
 }
 
 int64
 shard_take_values(text *name, const bytea *payload)
 {
-	Tree	   *tree = tree_open(name, TREE_WRITE);
+	Tree	   *tree = open_part(name);
 	int64		changed = tree_kept_take_values(tree, payload);
 
 	tree_close(tree);
@@ -126,25 +371,11 @@ shard_propagate_depth(text *name, int32 depth)
 	tree_close(tree);
 }
 
-/*
- * From scratch, the whole part read again and recounted; otherwise the part
- * kept in memory since the last call of this propagation (or read now),
- * with the values of other nodes' states taken since.
- */
-int64
-shard_propagate_part(Tree *tree, bool from_scratch)
+void
+shard_end_propagation(text *name)
 {
-	PropagateControl control = {0};
-	PropagateResult result = {0};
+	Tree	   *tree = open_part(name);
 
-	tree_hold_tables(tree);
-	if (from_scratch)
-	{
-		tree_forget_kept();
-		tree_propagate(tree, true, &control, &result);
-		tree_recount(tree);
-	}
-	else
-		tree_propagate_kept(tree, -1);
-	return result.evaluations;
+	tree_end_kept(tree);
+	tree_close(tree);
 }

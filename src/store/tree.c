@@ -263,9 +263,7 @@ tree_set_names(Tree *tree, const char *schema, const char *name)
 	tree->moves = quote_qualified_identifier(schema, tree_table_name(name, TREE_MOVES));
 	tree->edges = quote_qualified_identifier(schema, tree_table_name(name, TREE_EDGES));
 	tree->graph = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GRAPH_SUFFIX));
-	tree->ghosts = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GHOSTS_SUFFIX));
 	tree->outbox = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_OUTBOX_SUFFIX));
-	tree->refs = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_REFS_SUFFIX));
 }
 
 /* The parameters of a statement keyed by a tree, its key included, at most. */
@@ -506,4 +504,15 @@ int64
 tree_writes(const Tree *tree)
 {
 	return catalog_int8(tree, "writes");
+}
+
+void
+tree_hash_collision(const Tree *tree, int64 id)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("state hash collision in tree \"%s\": two positions hash to %lld",
+					tree->qualified, (long long) id),
+			 errdetail("The tree cannot store both under one id; nothing of this batch was stored."),
+			 errhint("Please report the game and the two positions.")));
 }

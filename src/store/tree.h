@@ -58,9 +58,7 @@ typedef struct Tree
 	int			nnodes;
 	/* On a node of a sharded tree: the range of ids held here, and the tables only a node has. */
 	const TreeNode *shard;
-	const char *ghosts;			/* quoted and qualified: children of its states that other nodes hold */
-	const char *outbox;			/* the ghosts not shipped yet */
-	const char *refs;			/* which nodes hold edges into its states, and what they were told */
+	const char *outbox;			/* quoted and qualified: new states other nodes hold, until shipped there */
 } Tree;
 
 /*
@@ -134,6 +132,8 @@ extern HeapTuple tree_catalog_row(const Tree *tree, const char *columns);
 extern int64 tree_state_count(const Tree *tree);
 /* Its count of writes in gametree.trees: it changes whenever a session stores an expansion. */
 extern int64 tree_writes(const Tree *tree);
+/* Ereports that two positions of the tree hash to id (the same id, other bytes). */
+extern void tree_hash_collision(const Tree *tree, int64 id) pg_attribute_noreturn();
 
 /*
  * Runs a SELECT that may wait for a lock (FOR UPDATE), as spi_run or

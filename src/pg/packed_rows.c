@@ -1,0 +1,147 @@
+/*
+ * packed_rows.c: rows in one bytea, in their types' binary send forms
+ * (packed_rows.h).
+ */
+#include "postgres.h"
+
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "pg/packed_rows.h"
+#include "utils/lsyscache.h"
+
+#define PACKED_ROWS_MAGIC 0x47545231	/* "GTR1" */
+
+void
+packed_rows_writer_init(PackedRowsWriter *w, int ncols, const Oid *types)
+{
+	w->ncols = ncols;
+	w->send = palloc(ncols * sizeof(FmgrInfo));
+	for (int c = 0; c < ncols; c++)
+	{
+		Oid			send;
+		bool		varlena;
+
+		getTypeBinaryOutputInfo(types[c], &send, &varlena);
+		fmgr_info(send, &w->send[c]);
+	}
+	w->buf.data = NULL;
+	w->rows = 0;
+}
+
+void
+packed_rows_add(PackedRowsWriter *w, const Datum *values, const bool *nulls)
+{
+	if (w->buf.data == NULL)
+	{
+		pq_begintypsend(&w->buf);
+		pq_sendint32(&w->buf, PACKED_ROWS_MAGIC);
+		pq_sendint32(&w->buf, w->ncols);
+	}
+	for (int c = 0; c < w->ncols; c++)
+	{
+		bytea	   *bytes;
+
+		if (nulls[c])
+		{
+			pq_sendint32(&w->buf, -1);
+			continue;
+		}
+		bytes = SendFunctionCall(&w->send[c], values[c]);
+		pq_sendint32(&w->buf, VARSIZE(bytes) - VARHDRSZ);
+		pq_sendbytes(&w->buf, VARDATA(bytes), VARSIZE(bytes) - VARHDRSZ);
+		pfree(bytes);
+	}
+	w->rows++;
+}
+
+void
+packed_rows_flush(PackedRowsWriter *w, PayloadSink sink, void *arg, int32 to)
+{
+	bytea	   *payload;
+
+	if (w->buf.data == NULL)
+		return;
+	payload = pq_endtypsend(&w->buf);
+	sink(arg, to, w->rows, payload);
+	pfree(payload);
+	w->buf.data = NULL;
+	w->rows = 0;
+}
+
+static void
+not_rows(const char *what, int ncols, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("%s: not rows of %d columns (%s)", what, ncols, why),
+			 errhint("The payload is what a gametree function packed on another server of the same version.")));
+}
+
+int64
+packed_rows_read(const bytea *payload, int ncols, const Oid *types, const int32 *typmods,
+				 Datum **values, bool **nulls, const char *what)
+{
+	StringInfoData in;
+	StringInfoData field;
+	FmgrInfo   *recv = palloc(ncols * sizeof(FmgrInfo));
+	Oid		   *ioparams = palloc(ncols * sizeof(Oid));
+	int64		max = 1024,
+				n = 0;
+
+	/* The payload is read in place: its bytes are not changed. */
+	in.data = (char *) VARDATA_ANY(payload);
+	in.len = VARSIZE_ANY_EXHDR(payload);
+	in.maxlen = in.len;
+	in.cursor = 0;
+	if (in.len < 2 * (int) sizeof(int32) || pq_getmsgint(&in, 4) != PACKED_ROWS_MAGIC)
+		not_rows(what, ncols, "no header");
+	if (pq_getmsgint(&in, 4) != ncols)
+		not_rows(what, ncols, "another number of columns");
+	for (int c = 0; c < ncols; c++)
+	{
+		Oid			fn;
+
+		getTypeBinaryInputInfo(types[c], &fn, &ioparams[c]);
+		fmgr_info(fn, &recv[c]);
+		values[c] = palloc(max * sizeof(Datum));
+		nulls[c] = palloc(max * sizeof(bool));
+	}
+	while (in.cursor < in.len)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (n == max)
+		{
+			max *= 2;
+			for (int c = 0; c < ncols; c++)
+			{
+				values[c] = repalloc_huge(values[c], max * sizeof(Datum));
+				nulls[c] = repalloc_huge(nulls[c], max * sizeof(bool));
+			}
+		}
+		for (int c = 0; c < ncols; c++)
+		{
+			int32		len;
+
+			if (in.len - in.cursor < (int) sizeof(int32))
+				not_rows(what, ncols, "a row cut short");
+			len = (int32) pq_getmsgint(&in, 4);
+			nulls[c][n] = len == -1;
+			if (len == -1)
+			{
+				values[c][n] = ReceiveFunctionCall(&recv[c], NULL, ioparams[c], typmods ? typmods[c] : -1);
+				continue;
+			}
+			if (len < 0 || len > in.len - in.cursor)
+				not_rows(what, ncols, "a value longer than what is left");
+			/* The receive functions want a buffer of their own, ending in a NUL. */
+			initStringInfo(&field);
+			appendBinaryStringInfo(&field, pq_getmsgbytes(&in, len), len);
+			values[c][n] = ReceiveFunctionCall(&recv[c], &field, ioparams[c], typmods ? typmods[c] : -1);
+			if (field.cursor != field.len)
+				not_rows(what, ncols, "a value its type did not read whole");
+			pfree(field.data);
+		}
+		n++;
+	}
+	return n;
+}
