@@ -27,8 +27,7 @@
 # value between nodes) and of every process of each server's postmaster
 # tree.  The grow's NOTICEs are captured with the time they arrived: the
 # last one per level ends the level, the final one tells the propagation
-# waves and the bytes shipped between nodes.  After a sharded grow, the
-# ghosts on the nodes count the states shipped.
+# waves and the states and bytes shipped between nodes.
 #
 # Printed per configuration, medians of BENCH_RUNS runs (default 3): the
 # states, the wall time of CALL grow, states/s, the seconds of the levels
@@ -166,7 +165,7 @@ checkpoint_all() {
 # grow_once CONFIG RUN [profile]: one timed grow; appends to
 # $BENCH_WORK/CONFIG.runs one line:
 #   states seconds levels_s propagation_s waves bytes coord_backend_s coord_other_s nodes_s
-#   ghosts first_levels_s levels
+#   shipped first_levels_s levels
 # (the CPU in seconds; first_levels_s: the seconds of each of the levels of
 # depths 0 to 3, which expand 1 to 238 states: a level's fixed cost).
 # With "profile", the grow is sampled and not timed.
@@ -210,15 +209,7 @@ grow_once() {
 		exit 1
 	fi
 	[ -z "$profile" ] || return 0
-	# The states shipped: the ghosts that the nodes hold (each a state that
-	# an edge on one node leads to on another).
-	local ghosts=0 n
-	if [ "$config" != plain ]; then
-		for ((n = 1; n <= config; n++)); do
-			ghosts=$((ghosts + $(gt_node_psql "$n" -qAt -d "$DB" -c "SELECT count(*) FROM ${tree}_ghosts")))
-		done
-	fi
-	awk -v ticks="$TICKS" -v before="$(cat "$before")" -v after="$(cat "$after")" -v ghosts="$ghosts" '
+	awk -v ticks="$TICKS" -v before="$(cat "$before")" -v after="$(cat "$after")" '
 		FNR == 1 { file++ }
 		file == 1 && /^Time:/ { seconds = $2 / 1000 }
 		file == 1 && $1 == "states" { states = $2 }
@@ -230,6 +221,7 @@ grow_once() {
 			for (i = 1; i <= NF; i++) {
 				if ($i == "waves,") waves = $(i - 1)
 				if ($i == "bytes") bytes = $(i - 1)
+				if ($i == "states" && $(i + 1) == "and") shipped = $(i - 1)
 			}
 		}
 		END {
@@ -240,7 +232,7 @@ grow_once() {
 			for (i = 3; i in a; i++) nodes += (a[i] - b[i]) / ticks
 			if (levels == "") { levels = start; propagated = start; first_levels = start }
 			printf "%d %.3f %.3f %.3f %d %d %.2f %.2f %.2f %d %.4f %d\n", states, seconds, levels - start,
-				propagated - levels, waves, bytes, backend, other, nodes, ghosts, (first_levels - start) / 4, nlevels
+				propagated - levels, waves, bytes, backend, other, nodes, shipped, (first_levels - start) / 4, nlevels
 		}' "$out" "$notices" >>"$BENCH_WORK/$config.runs"
 }
 
@@ -282,14 +274,14 @@ awk -v c="$(column 2 7)" -v s="$(column 2 1)" -v n="$(column 2 9)" -v n1="$(colu
 	-v f1="$(column 1 11)" -v f2="$(column 2 11)" 'BEGIN {
 	printf "CPU per state: one server %.2f us; 1 node: its server %.2f us; 2 nodes: their servers %.2f us, the coordinator %.2f us\n",
 		p * 1e6 / sp, n1 * 1e6 / s1, n * 1e6 / s, c * 1e6 / s
-	printf "2 nodes: %d states shipped (ghosts), %.2f per state; %.0f bytes and %.2f us of the coordinator per state shipped\n",
+	printf "2 nodes: %d states shipped, %.2f per state; %.0f bytes and %.2f us of the coordinator per state shipped\n",
 		g, g / s, b / g, c * 1e6 / g
 	printf "a level'"'"'s fixed cost (depths 0 to 3): %.3f s on 1 node, %.3f s on 2 nodes\n", f1, f2
 }'
 
 # On paper: N nodes, each on its own machine.  Each node expands S/N states
 # at the 1-node CPU per state, plus its share of the work of the states
-# shipped (ghosts, sending, storing, refs, values: the 2-node servers' CPU
+# shipped (the outbox, sending, storing, values: the 2-node servers' CPU
 # beyond the 1-node's, per state shipped); the coordinator relays every
 # state shipped, one after another (its CPU per state shipped); every level
 # and every propagation step costs the fixed time of a level, which grows

@@ -7,7 +7,9 @@
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "pg/packed_rows.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 
 #define PACKED_ROWS_MAGIC 0x47545231	/* "GTR1" */
 
@@ -68,6 +70,36 @@ packed_rows_flush(PackedRowsWriter *w, PayloadSink sink, void *arg, int32 to)
 	w->rows = 0;
 }
 
+void
+value_receiver_init(ValueReceiver *r, Oid type, int32 typmod)
+{
+	Oid			fn;
+
+	getTypeBinaryInputInfo(type, &fn, &r->ioparam);
+	fmgr_info(fn, &r->recv);
+	get_typlenbyval(type, &r->typlen, &r->byval);
+	r->typmod = typmod;
+	r->scratch = AllocSetContextCreate(CurrentMemoryContext, "gametree received value", ALLOCSET_DEFAULT_SIZES);
+}
+
+Datum
+value_receive(ValueReceiver *r, const char *bytes, int len, bool *whole)
+{
+	MemoryContext outer = MemoryContextSwitchTo(r->scratch);
+	StringInfoData field;
+	Datum		value;
+
+	/* The receive functions want a buffer of their own, ending in a NUL. */
+	initStringInfo(&field);
+	appendBinaryStringInfo(&field, bytes, len);
+	value = ReceiveFunctionCall(&r->recv, &field, r->ioparam, r->typmod);
+	*whole = field.cursor == field.len;
+	MemoryContextSwitchTo(outer);
+	value = datumCopy(value, r->byval, r->typlen);
+	MemoryContextReset(r->scratch);
+	return value;
+}
+
 static void
 not_rows(const char *what, int ncols, const char *why)
 {
@@ -82,9 +114,7 @@ packed_rows_read(const bytea *payload, int ncols, const Oid *types, const int32 
 				 Datum **values, bool **nulls, const char *what)
 {
 	StringInfoData in;
-	StringInfoData field;
-	FmgrInfo   *recv = palloc(ncols * sizeof(FmgrInfo));
-	Oid		   *ioparams = palloc(ncols * sizeof(Oid));
+	ValueReceiver *receivers = palloc(ncols * sizeof(ValueReceiver));
 	int64		max = 1024,
 				n = 0;
 
@@ -99,10 +129,7 @@ packed_rows_read(const bytea *payload, int ncols, const Oid *types, const int32 
 		not_rows(what, ncols, "another number of columns");
 	for (int c = 0; c < ncols; c++)
 	{
-		Oid			fn;
-
-		getTypeBinaryInputInfo(types[c], &fn, &ioparams[c]);
-		fmgr_info(fn, &recv[c]);
+		value_receiver_init(&receivers[c], types[c], typmods ? typmods[c] : -1);
 		values[c] = palloc(max * sizeof(Datum));
 		nulls[c] = palloc(max * sizeof(bool));
 	}
@@ -121,27 +148,24 @@ packed_rows_read(const bytea *payload, int ncols, const Oid *types, const int32 
 		for (int c = 0; c < ncols; c++)
 		{
 			int32		len;
+			bool		whole;
 
 			if (in.len - in.cursor < (int) sizeof(int32))
 				not_rows(what, ncols, "a row cut short");
 			len = (int32) pq_getmsgint(&in, 4);
 			nulls[c][n] = len == -1;
+			values[c][n] = (Datum) 0;
 			if (len == -1)
-			{
-				values[c][n] = ReceiveFunctionCall(&recv[c], NULL, ioparams[c], typmods ? typmods[c] : -1);
 				continue;
-			}
 			if (len < 0 || len > in.len - in.cursor)
 				not_rows(what, ncols, "a value longer than what is left");
-			/* The receive functions want a buffer of their own, ending in a NUL. */
-			initStringInfo(&field);
-			appendBinaryStringInfo(&field, pq_getmsgbytes(&in, len), len);
-			values[c][n] = ReceiveFunctionCall(&recv[c], &field, ioparams[c], typmods ? typmods[c] : -1);
-			if (field.cursor != field.len)
+			values[c][n] = value_receive(&receivers[c], pq_getmsgbytes(&in, len), len, &whole);
+			if (!whole)
 				not_rows(what, ncols, "a value its type did not read whole");
-			pfree(field.data);
 		}
 		n++;
 	}
+	for (int c = 0; c < ncols; c++)
+		MemoryContextDelete(receivers[c].scratch);
 	return n;
 }

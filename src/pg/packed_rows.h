@@ -33,9 +33,25 @@ extern void packed_rows_add(PackedRowsWriter *w, const Datum *values, const bool
 /* Gives the rows added since the last flush, if any, to sink, then starts anew. */
 extern void packed_rows_flush(PackedRowsWriter *w, PayloadSink sink, void *arg, int32 to);
 
+/* A type's receive function, for values one at a time. */
+typedef struct ValueReceiver
+{
+	FmgrInfo	recv;
+	Oid			ioparam;
+	int32		typmod;
+	int16		typlen;
+	bool		byval;
+	MemoryContext scratch;		/* what the function allocates besides the value, freed after each */
+} ValueReceiver;
+
+extern void value_receiver_init(ValueReceiver *r, Oid type, int32 typmod);
+/* A value from its send form, in the caller's memory context; *whole: the function read every byte. */
+extern Datum value_receive(ValueReceiver *r, const char *bytes, int len, bool *whole);
+
 /*
  * The rows of a payload, by column: values[c][r], nulls[c][r], read by the
- * columns' receive functions (typmods may be NULL: -1).  Ereports
+ * columns' receive functions (typmods may be NULL: -1), which a NULL
+ * does not reach (no type of gametree's tables is a domain).  Ereports
  * (22P03, invalid binary representation) when the payload is not rows of
  * that many columns, naming what in the message.
  */

@@ -38,7 +38,8 @@ typedef struct Nodes
 	 */
 	RemoteLink *receiving;
 	const char *name_literal;	/* the tree's qualified name, as an SQL literal for the nodes' calls */
-	int64		bytes_shipped;	/* in the arrays the coordinator passed from node to node */
+	int64		bytes_shipped;	/* in the payloads the coordinator passed from node to node */
+	int64		states_shipped;
 } Nodes;
 
 static const char *
@@ -251,6 +252,9 @@ ship_states(Nodes *nodes)
 		for (int from = 0; from < n; from++)
 			remote_exec(&nodes->links[from], "BEGIN ISOLATION LEVEL REPEATABLE READ");
 		run_each(nodes, calls_naming_others(nodes, "shard_outbox", ""), PAYLOAD_COLUMNS, sent);
+		for (int from = 0; from < n; from++)
+			for (uint64 r = 0; r < sent[from]->numvals; r++)
+				nodes->states_shipped += pg_strtoint64(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 2));
 		(void) deliver(nodes, sent, nodes->receiving, "shard_accept", true);
 		/* The sender's snapshot is the one its rows were read in: it deletes what it sent, nothing newer. */
 		for (int from = 0; from < n; from++)
@@ -646,9 +650,9 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 		tree->path_level = gt_pin_search_path();
 	}
 	ereport(NOTICE,
-			(errmsg("grow %s: %lld states on %d nodes, propagated in %d waves, %lld bytes shipped between nodes",
-					tree->qualified, (long long) tree_state_count(tree), nodes.n, waves,
-					(long long) nodes.bytes_shipped)));
+			(errmsg("grow %s: %lld states on %d nodes, propagated in %d waves, %lld states and %lld bytes shipped "
+					"between nodes", tree->qualified, (long long) tree_state_count(tree), nodes.n, waves,
+					(long long) nodes.states_shipped, (long long) nodes.bytes_shipped)));
 }
 
 void

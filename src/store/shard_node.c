@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "core/compact.h"
 #include "core/idindex.h"
 #include "miscadmin.h"
 #include "pg/packed_rows.h"
@@ -136,6 +137,8 @@ shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sin
 	TreeNode   *holders = holders_of(numbers, lows, highs, &nholders);
 	const char *const *names = tree_column_names(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
 	PackedRowsWriter *out = palloc(Max(nholders, 1) * sizeof(PackedRowsWriter));
+	IdIndex		sent;			/* each state once: batches of a level find the same ones */
+	int32		nsent = 0;
 	StringInfoData sql;
 	SPIPlanPtr	plan;
 	Portal		cursor;
@@ -151,6 +154,7 @@ shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sin
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 	cursor = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	id_index_init(&sent, SHARD_PAYLOAD_ROWS, CurrentMemoryContext);
 	for (;;)
 	{
 		SPI_cursor_fetch(cursor, true, SHARD_PAYLOAD_ROWS);
@@ -174,6 +178,9 @@ shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sin
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg("%s holds state %lld, which no other node holds", tree->outbox, (long long) id),
 						 errdetail("Rows of a node's tables were written outside gametree.")));
+			if (id_index_add(&sent, id, nsent) < nsent)
+				continue;
+			nsent++;
 			packed_rows_add(&out[h], values, nulls);
 			if (out[h].rows == SHARD_PAYLOAD_ROWS)
 				packed_rows_flush(&out[h], sink, arg, holders[h].number);
@@ -218,8 +225,9 @@ fill_shipped(void *arg, RowChunk *c, int k, int64 index)
 
 /*
  * The states arrive in their binary forms, which their types' receive
- * functions check (a state's also that it is a packing of the tree's game);
- * the table's CHECK that each id is its state's hash is evaluated as they
+ * functions check; a state's, which checks that its bytes are a position
+ * of the tree's game and costs most, only for the states not stored yet.
+ * The table's CHECK that each id is its state's hash is evaluated as they
  * are stored.  Those stored already keep their rows: they were stored at a
  * depth no greater, as levels arrive in order, and their bytes must be the
  * same (else two positions share a hash).
@@ -231,7 +239,9 @@ shard_accept(text *name, int32 node, const bytea *payload)
 	ExpansionCounts stored = {0};
 	Shipped		s = {0};
 	Oid		   *types = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
+	Oid		   *arriving = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
 	int32		typmods[SHIPPED_COLUMNS];
+	ValueReceiver state_receiver;
 	RowTable	table = {tree->relids[TREE_STATES], tree->states,
 		tree_column_names(TREE_STATES, shipped_columns, SHIPPED_COLUMNS), false};
 	int64		n;
@@ -247,7 +257,9 @@ shard_accept(text *name, int32 node, const bytea *payload)
 		get_atttypetypmodcoll(tree->relids[TREE_STATES], get_attnum(tree->relids[TREE_STATES], table.columns[c]),
 							  &type, &typmods[c], &collation);
 	}
-	n = packed_rows_read(payload, SHIPPED_COLUMNS, types, typmods, s.values, s.nulls,
+	/* The states as their bytes, for now. */
+	arriving[SHIPPED_STATE] = BYTEAOID;
+	n = packed_rows_read(payload, SHIPPED_COLUMNS, arriving, typmods, s.values, s.nulls,
 						 psprintf("states shipped to tree \"%s\"", tree->qualified));
 	/* In order of id, each once, all of this node's range. */
 	s.rows = palloc_extended(Max(n, 1) * sizeof(int64), MCXT_ALLOC_HUGE);
@@ -285,10 +297,12 @@ shard_accept(text *name, int32 node, const bytea *payload)
 		struct varlena *held = PG_DETOAST_DATUM_PACKED(SPI_getbinval(SPI_tuptable->vals[r],
 																	   SPI_tuptable->tupdesc, 2, &isnull));
 		int32		k = id_index_find(&arrived, id);
-		struct varlena *came = (struct varlena *) DatumGetPointer(s.values[SHIPPED_STATE][s.rows[k]]);
+		bytea	   *came = DatumGetByteaPP(s.values[SHIPPED_STATE][s.rows[k]]);
 
+		/* The game's packings, after its number (in the byte order of each form). */
 		if (VARSIZE_ANY_EXHDR(held) != VARSIZE_ANY_EXHDR(came) ||
-			memcmp(VARDATA_ANY(held), VARDATA_ANY(came), VARSIZE_ANY_EXHDR(came)) != 0)
+			memcmp(VARDATA_ANY(held) + GT_STATE_NUMBER_BYTES, VARDATA_ANY(came) + GT_STATE_NUMBER_BYTES,
+				   VARSIZE_ANY_EXHDR(came) - GT_STATE_NUMBER_BYTES) != 0)
 			tree_hash_collision(tree, id);
 		s.rows[k] = -1;
 	}
@@ -297,11 +311,23 @@ shard_accept(text *name, int32 node, const bytea *payload)
 		if (s.rows[k] >= 0)
 			s.rows[s.nrows++] = s.rows[k];
 	counts_init(&stored.counts);
+	value_receiver_init(&state_receiver, types[SHIPPED_STATE], typmods[SHIPPED_STATE]);
 	for (int64 k = 0; k < s.nrows; k++)
 	{
 		int64		r = s.rows[k];
 		int32		depth = DatumGetInt32(s.values[SHIPPED_DEPTH][r]);
 		DepthCount *at = counts_at(&stored.counts, depth);
+		bytea	   *bytes = DatumGetByteaPP(s.values[SHIPPED_STATE][r]);
+		bool		whole;
+
+		CHECK_FOR_INTERRUPTS();
+		s.values[SHIPPED_STATE][r] = value_receive(&state_receiver, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes),
+												   &whole);
+		if (!whole)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("node %d shipped to tree \"%s\" state %lld with bytes after it", node,
+							tree->qualified, (long long) DatumGetInt64(s.values[SHIPPED_ID][r]))));
 
 		at->states++;
 		/* As a batch stores them: a terminal state is expanded, with its goals as its value. */
