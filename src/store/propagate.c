@@ -94,11 +94,11 @@ typedef struct GraphEdge
 	/* the child's value as read with the edge, packed, follows */
 } GraphEdge;
 
-typedef struct GhostEdge
+typedef struct RemoteEdge
 {
-	int64		ghost;			/* the id of the state it leads to, a ghost */
+	int64		state;			/* the id of the state it leads to, another node's */
 	int64		edge;			/* its index */
-} GhostEdge;
+} RemoteEdge;
 
 typedef struct Graph
 {
@@ -127,12 +127,13 @@ typedef struct Graph
 	TimestampTz noticed;
 	/*
 	 * On a node of a sharded tree whose part is kept in memory: the edges
-	 * to ghosts, by the ghost's id, so that new values of ghosts reach them.
+	 * to other nodes' states, in order of those states' ids, so that the
+	 * values those nodes send reach them.
 	 */
-	bool		keep_ghost_edges;
-	GhostEdge  *ghost_edges;
-	int64		nghost_edges,
-				maxghost_edges;
+	bool		keep_remote_edges;
+	RemoteEdge *remote_edges;
+	int64		nremote_edges,
+				maxremote_edges;
 } Graph;
 
 #define NODE(g, i) ((GraphNode *) ((g)->nodes + (Size) (i) * (g)->node_size))
@@ -432,6 +433,8 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	GraphEdge  *edge;
 	Value		v;
 	int32		init;
+	int64		next;
+	const TreeNode *shard = g->tree->shard;
 
 	/* Without the child's columns its value is unknown here: the child is a node. */
 	for (int c = 0; c < EDGE_COLS; c++)
@@ -449,15 +452,18 @@ add_edge(Graph *g, HeapTuple row, TupleDesc desc)
 	memset(edge, 0, g->edge_size);
 	edge->init = init;
 	edge->move_id = DatumGetInt64(col[EDGE_COL_MOVE_ID]);
-	edge->child = id_index_find(&g->node_ids, DatumGetInt64(col[EDGE_COL_NEXT_ID]));
+	next = DatumGetInt64(col[EDGE_COL_NEXT_ID]);
+	/* On a node of a sharded tree, a state of another node's range is not here: no need to look. */
+	edge->child = shard != NULL && (next < shard->low || next > shard->high) ? -1 :
+		id_index_find(&g->node_ids, next);
 	child_value(g, col, null, &v);
 	pack(&g->layout, &v, EDGE_VALUE(g, g->nedges));
-	if (edge->child < 0 && g->keep_ghost_edges)
+	if (edge->child < 0 && g->keep_remote_edges)
 	{
-		make_room(g, (char **) &g->ghost_edges, &g->maxghost_edges, g->nghost_edges, sizeof(GhostEdge),
+		make_room(g, (char **) &g->remote_edges, &g->maxremote_edges, g->nremote_edges, sizeof(RemoteEdge),
 				  "edges to other nodes");
-		g->ghost_edges[g->nghost_edges].ghost = DatumGetInt64(col[EDGE_COL_NEXT_ID]);
-		g->ghost_edges[g->nghost_edges++].edge = g->nedges;
+		g->remote_edges[g->nremote_edges].state = next;
+		g->remote_edges[g->nremote_edges++].edge = g->nedges;
 	}
 	g->nedges++;
 }
@@ -539,9 +545,9 @@ sort_edges(Graph *g)
 	{
 		int64		to = next[EDGE(g, e)->init]++;
 
-		/* The ghost edges were recorded in the order of the edges. */
-		if (k < g->nghost_edges && g->ghost_edges[k].edge == e)
-			g->ghost_edges[k++].edge = to;
+		/* The edges to other nodes' states were recorded in the order of the edges. */
+		if (k < g->nremote_edges && g->remote_edges[k].edge == e)
+			g->remote_edges[k++].edge = to;
 		memcpy(sorted + (Size) to * g->edge_size, EDGE(g, e), g->edge_size);
 	}
 	graph_free(g, next, Max(g->nnodes, 1) * sizeof(int32));
@@ -1062,6 +1068,8 @@ typedef struct KeptGraph
 	PropagateControl control;
 	/* Per state (node index): the nodes with edges into it, bit number - 1. */
 	uint64	   *wanted_by;
+	/* Another node's state -> the first of the edges to it (g.remote_edges). */
+	IdIndex		remote_states;
 	/*
 	 * The states whose values the nodes with edges into them are to be
 	 * sent: those the last step wrote; every one before the first step,
@@ -1093,10 +1101,10 @@ tree_forget_kept(void)
 }
 
 static int
-ghost_edge_cmp(const void *a, const void *b)
+remote_edge_cmp(const void *a, const void *b)
 {
-	int64		x = ((const GhostEdge *) a)->ghost,
-				y = ((const GhostEdge *) b)->ghost;
+	int64		x = ((const RemoteEdge *) a)->state,
+				y = ((const RemoteEdge *) b)->state;
 
 	return (x > y) - (x < y);
 }
@@ -1115,7 +1123,7 @@ tree_keep_part(const Tree *tree, bool from_scratch)
 	kept.from_scratch = from_scratch;
 	kept.send_all = true;
 	kept.in_use = true;
-	g->keep_ghost_edges = true;
+	g->keep_remote_edges = true;
 	(void) read_rows(g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)), 0, NULL, NULL,
 					 "reading states", 0, from_scratch, false);
 	index_nodes(g);
@@ -1123,7 +1131,12 @@ tree_keep_part(const Tree *tree, bool from_scratch)
 	(void) read_rows(g, select_list(edge_columns, EDGE_KEY_COLS, psprintf("%s g", tree->edges)),
 					 0, NULL, NULL, "reading edges", 0, from_scratch, true);
 	sort_edges(g);
-	qsort(g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
+	qsort(g->remote_edges, g->nremote_edges, sizeof(RemoteEdge), remote_edge_cmp);
+	graph_charge(g, 0, id_index_size(g->nremote_edges));
+	id_index_init(&kept.remote_states, g->nremote_edges, g->cxt);
+	for (int64 k = 0; k < g->nremote_edges; k++)
+		if (k == 0 || g->remote_edges[k - 1].state != g->remote_edges[k].state)
+			(void) id_index_add(&kept.remote_states, g->remote_edges[k].state, (int32) k);
 	kept.wanted_by = graph_resize(g, NULL, 0, Max(g->nnodes, 1) * sizeof(uint64));
 	memset(kept.wanted_by, 0, Max(g->nnodes, 1) * sizeof(uint64));
 	kept.in_use = false;
@@ -1158,13 +1171,13 @@ tree_kept_wanted(const Tree *tree, const TreeNode *holders, int nholders, Payloa
 	for (int h = 0; h < nholders; h++)
 		packed_rows_writer_init(&out[h], 1, (Oid[]) {INT8OID});
 	/* The edges are in order of the states they lead to: each state once. */
-	for (int64 k = 0; k < g->nghost_edges; k++)
+	for (int64 k = 0; k < g->nremote_edges; k++)
 	{
-		int64		id = g->ghost_edges[k].ghost;
+		int64		id = g->remote_edges[k].state;
 		int			h = 0;
 
 		CHECK_FOR_INTERRUPTS();
-		if (k > 0 && g->ghost_edges[k - 1].ghost == id)
+		if (k > 0 && g->remote_edges[k - 1].state == id)
 			continue;
 		while (h < nholders && (id < holders[h].low || id > holders[h].high))
 			h++;
@@ -1286,27 +1299,24 @@ tree_kept_take_values(const Tree *tree, const bytea *payload)
 						 "another node.")));
 	for (const char *r = p + sizeof(header); r < p + len; r += record)
 	{
-		GhostEdge	key;
-		GhostEdge  *found;
+		int64		id;
+		int32		first;
 		const char *value = r + sizeof(int64);
 
 		CHECK_FOR_INTERRUPTS();
-		memcpy(&key.ghost, r, sizeof(int64));
+		memcpy(&id, r, sizeof(int64));
 		if ((((const uint8 *) value)[0] & ~known_flags) != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 					 errmsg("the value sent to tree \"%s\" for state %lld is not a value", tree->qualified,
-							(long long) key.ghost)));
-		found = bsearch(&key, g->ghost_edges, g->nghost_edges, sizeof(GhostEdge), ghost_edge_cmp);
-		if (found == NULL)
+							(long long) id)));
+		first = id_index_find(&kept.remote_states, id);
+		if (first < 0)
 			continue;
-		/* bsearch finds one of the state's edges: from the first. */
-		while (found > g->ghost_edges && found[-1].ghost == key.ghost)
-			found--;
-		for (; found < g->ghost_edges + g->nghost_edges && found->ghost == key.ghost; found++)
-			if (memcmp(EDGE_VALUE(g, found->edge), value, g->layout.size) != 0)
+		for (int64 k = first; k < g->nremote_edges && g->remote_edges[k].state == id; k++)
+			if (memcmp(EDGE_VALUE(g, g->remote_edges[k].edge), value, g->layout.size) != 0)
 			{
-				memcpy(EDGE_VALUE(g, found->edge), value, g->layout.size);
+				memcpy(EDGE_VALUE(g, g->remote_edges[k].edge), value, g->layout.size);
 				changed++;
 			}
 	}

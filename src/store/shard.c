@@ -249,19 +249,15 @@ ship_states(Nodes *nodes)
 		return;
 	PG_TRY();
 	{
-		for (int from = 0; from < n; from++)
-			remote_exec(&nodes->links[from], "BEGIN ISOLATION LEVEL REPEATABLE READ");
+		run_on_all(nodes, "BEGIN ISOLATION LEVEL REPEATABLE READ", "status text", NULL);
 		run_each(nodes, calls_naming_others(nodes, "shard_outbox", ""), PAYLOAD_COLUMNS, sent);
 		for (int from = 0; from < n; from++)
 			for (uint64 r = 0; r < sent[from]->numvals; r++)
 				nodes->states_shipped += pg_strtoint64(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 2));
 		(void) deliver(nodes, sent, nodes->receiving, "shard_accept", true);
 		/* The sender's snapshot is the one its rows were read in: it deletes what it sent, nothing newer. */
-		for (int from = 0; from < n; from++)
-		{
-			remote_exec(&nodes->links[from], psprintf("DELETE FROM %s", nodes->tree->outbox));
-			remote_exec(&nodes->links[from], "COMMIT");
-		}
+		run_on_all(nodes, psprintf("DELETE FROM %s", nodes->tree->outbox), "status text", NULL);
+		run_on_all(nodes, "COMMIT", "status text", NULL);
 	}
 	PG_CATCH();
 	{
@@ -289,33 +285,46 @@ relay_values(Nodes *nodes)
 	return deliver(nodes, sent, nodes->links, "shard_take_values", false);
 }
 
+/* The rows of a query on every node at once (results[i], of node i), typed by columns. */
+static SPITupleTable **
+query_all(Nodes *nodes, const char *sql, const char *columns)
+{
+	SPITupleTable **results = palloc0(nodes->n * sizeof(SPITupleTable *));
+
+	run_on_all(nodes, sql, columns, results);
+	return results;
+}
+
 /* The coordinator's _moves: every node's. */
 static void
 gather_moves(Nodes *nodes)
 {
 	const Tree *tree = nodes->tree;
+	SPITupleTable **moves = query_all(nodes, psprintf("SELECT array_agg(id), array_agg(move) FROM %s", tree->moves),
+									  "ids bigint[], moves jsonb[]");
 
 	for (int i = 0; i < nodes->n; i++)
 	{
-		remote_query(&nodes->links[i], psprintf("SELECT array_agg(id), array_agg(move) FROM %s", tree->moves),
-					 "ids bigint[], moves jsonb[]");
-		if (SPI_processed == 1)
-		{
-			bool		isnull;
-			Datum		ids = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-			Datum		moves = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+		bool		ids_null,
+					moves_null;
+		Datum		ids,
+					json;
 
-			if (!isnull)
-				spi_run(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
-								 "ON CONFLICT DO NOTHING", tree->moves),
-						2, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID}, (Datum[]) {ids, moves}, SPI_OK_INSERT);
-		}
+		if (moves[i]->numvals != 1)
+			continue;
+		ids = SPI_getbinval(moves[i]->vals[0], moves[i]->tupdesc, 1, &ids_null);
+		json = SPI_getbinval(moves[i]->vals[0], moves[i]->tupdesc, 2, &moves_null);
+		if (!ids_null && !moves_null)
+			spi_run(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
+							 "ON CONFLICT DO NOTHING", tree->moves),
+					2, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID}, (Datum[]) {ids, json}, SPI_OK_INSERT);
 	}
 }
 
 /*
  * The coordinator's catalog rows: the sums of its nodes' counts (their
- * rows in gametree.trees, tree_depths and tree_values), and its moves.
+ * rows in gametree.trees, tree_depths and tree_values), and its moves;
+ * every node asked at once.
  */
 static void
 sum_counts(Nodes *nodes)
@@ -326,42 +335,40 @@ sum_counts(Nodes *nodes)
 	int64		totals[5] = {0};
 	const char *key = psprintf("schema = %s AND %%s = %s", quote_literal_cstr(tree->schema),
 							   quote_literal_cstr(tree->name));
+	SPITupleTable **rows;
 
 	counts_init(&counts);
 	counts_init(&values);
 	gather_moves(nodes);
-	for (int i = 0; i < nodes->n; i++)
-	{
-		remote_query(&nodes->links[i],
-					 psprintf("SELECT states, edges, frontier, pending, writes FROM gametree.trees WHERE %s",
-							  psprintf(key, "name")),
+	rows = query_all(nodes, psprintf("SELECT states, edges, frontier, pending, writes FROM gametree.trees WHERE %s",
+									 psprintf(key, "name")),
 					 "states bigint, edges bigint, frontier bigint, pending bigint, writes bigint");
-		for (int c = 0; c < 5 && SPI_processed == 1; c++)
-			totals[c] += int8_or_zero(0, c + 1);
-		remote_query(&nodes->links[i],
-					 psprintf("SELECT depth, states, expanded, terminal, proven, edges FROM gametree.tree_depths "
-							  "WHERE %s", psprintf(key, "tree")),
+	for (int i = 0; i < nodes->n; i++)
+		for (int c = 0; c < 5 && rows[i]->numvals == 1; c++)
+			totals[c] += int8_or_zero_of(rows[i], 0, c + 1);
+	rows = query_all(nodes, psprintf("SELECT depth, states, expanded, terminal, proven, edges "
+									 "FROM gametree.tree_depths WHERE %s", psprintf(key, "tree")),
 					 "depth integer, states bigint, expanded bigint, terminal bigint, proven bigint, edges bigint");
-		for (uint64 r = 0; r < SPI_processed; r++)
+	for (int i = 0; i < nodes->n; i++)
+		for (uint64 r = 0; r < rows[i]->numvals; r++)
 		{
-			DepthCount *at = counts_at(&counts, DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r],
-																			 SPI_tuptable->tupdesc, 1,
-																			 &(bool) {0})));
+			DepthCount *at = counts_at(&counts, DatumGetInt32(SPI_getbinval(rows[i]->vals[r], rows[i]->tupdesc,
+																			 1, &(bool) {0})));
 
-			at->states += int8_or_zero(r, 2);
-			at->expanded += int8_or_zero(r, 3);
-			at->terminal += int8_or_zero(r, 4);
-			at->proven += int8_or_zero(r, 5);
-			at->edges += int8_or_zero(r, 6);
+			at->states += int8_or_zero_of(rows[i], r, 2);
+			at->expanded += int8_or_zero_of(rows[i], r, 3);
+			at->terminal += int8_or_zero_of(rows[i], r, 4);
+			at->proven += int8_or_zero_of(rows[i], r, 5);
+			at->edges += int8_or_zero_of(rows[i], r, 6);
 		}
-		remote_query(&nodes->links[i],
-					 psprintf("SELECT utility, states FROM gametree.tree_values WHERE %s", psprintf(key, "tree")),
+	rows = query_all(nodes, psprintf("SELECT utility, states FROM gametree.tree_values WHERE %s",
+									 psprintf(key, "tree")),
 					 "utility jsonb, states bigint");
-		for (uint64 r = 0; r < SPI_processed; r++)
+	for (int i = 0; i < nodes->n; i++)
+		for (uint64 r = 0; r < rows[i]->numvals; r++)
 			counts_proven(&values, 0,
-						  DatumGetJsonbP(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1,
-													   &(bool) {0})), int8_or_zero(r, 2));
-	}
+						  DatumGetJsonbP(SPI_getbinval(rows[i]->vals[r], rows[i]->tupdesc, 1, &(bool) {0})),
+						  int8_or_zero_of(rows[i], r, 2));
 	/* The proven states per utility; counts_proven also counted them at depth 0, of values alone. */
 	counts.values = values.values;
 	counts.nvalues = values.nvalues;
@@ -519,20 +526,17 @@ static int32
 frontier_depth(Nodes *nodes, int32 max_depth)
 {
 	int32		depth = -1;
+	SPITupleTable **rows = query_all(nodes, psprintf("SELECT min(depth) FROM %s WHERE NOT expanded AND depth < %d",
+													 nodes->tree->states, max_depth),
+									 "depth integer");
 
 	for (int i = 0; i < nodes->n; i++)
 	{
-		bool		isnull;
-		Datum		d;
+		bool		isnull = true;
+		Datum		d = rows[i]->numvals == 1 ? SPI_getbinval(rows[i]->vals[0], rows[i]->tupdesc, 1, &isnull) : 0;
 
-		remote_query(&nodes->links[i],
-					 psprintf("SELECT min(depth) FROM %s WHERE NOT expanded AND depth < %d", nodes->tree->states,
-							  max_depth),
-					 "depth integer");
-		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		if (!isnull && (depth < 0 || DatumGetInt32(d) < depth))
 			depth = DatumGetInt32(d);
-		SPI_freetuptable(SPI_tuptable);
 	}
 	return depth;
 }
