@@ -23,8 +23,13 @@
 #include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
-/* How often a wait looks at the links, in milliseconds. */
-#define POLL_MS 5
+/*
+ * How often a wait looks at the links: after 0.1 ms, then twice as long
+ * each time up to 5 ms, so that the many short statements of a job (a
+ * count, a COMMIT) are seen done at once and a long one costs few looks.
+ */
+#define POLL_FIRST_US 100
+#define POLL_MAX_US 5000
 
 /*
  * Settings of each remote session: gametree's calls name everything
@@ -248,6 +253,8 @@ remote_wait(RemoteLink *links, int n, const char *columns, SPITupleTable **resul
 
 	PG_TRY();
 	{
+		long		poll_us = POLL_FIRST_US;
+
 		for (;;)
 		{
 			int			running = 0;
@@ -258,9 +265,16 @@ remote_wait(RemoteLink *links, int n, const char *columns, SPITupleTable **resul
 					running++;
 			if (running == 0)
 				break;
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, POLL_MS,
-							 PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
+			/* A latch waits whole milliseconds: shorter waits sleep (and end in CHECK_FOR_INTERRUPTS). */
+			if (poll_us < 1000)
+				pg_usleep(poll_us);
+			else
+			{
+				(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, poll_us / 1000,
+								 PG_WAIT_EXTENSION);
+				ResetLatch(MyLatch);
+			}
+			poll_us = Min(2 * poll_us, POLL_MAX_US);
 		}
 		for (int i = 0; i < n; i++)
 			if (links[i].busy)

@@ -503,7 +503,7 @@ grow_tree(text *name, int64 max_states, int32 max_depth, int64 time_limit, bool 
 		tree_close(job.tree);
 		return;
 	}
-	shard_refuse_part(job.tree, "grow");
+	shard_refuse_part(job.tree, "CALL gametree.grow");
 	grow_open_tree(&job);
 }
 

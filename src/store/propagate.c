@@ -1156,7 +1156,8 @@ kept_graph_of(const Tree *tree)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("tree \"%s\" stored states during its propagation", tree->qualified),
-				 errhint("Propagate it again: CALL gametree.propagate on the coordinator.")));
+				 errhint("Propagate it again on the coordinator: SELECT gametree.propagate(%s);",
+						 quote_literal_cstr(tree->qualified))));
 	/* The graph outlives the call: the tree it names is this call's. */
 	kept.g.tree = tree;
 	return &kept.g;
@@ -1377,7 +1378,7 @@ propagate_tree(text *name, bool from_scratch)
 	PropagateResult result;
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 
-	shard_refuse_part(tree, "propagate");
+	shard_refuse_part(tree, "SELECT gametree.propagate");
 	if (tree->nnodes > 0)
 	{
 		shard_propagate(tree, from_scratch);

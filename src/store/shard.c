@@ -678,8 +678,7 @@ shard_refuse_part(const Tree *tree, const char *call)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("tree \"%s\" is a node's part of a sharded tree", tree->qualified),
 				 errdetail("Its states are grown and valued with those of the other nodes."),
-				 errhint("Run %s on its coordinator: CALL gametree.%s(%s);", call, call,
-						 quote_literal_cstr(tree->qualified))));
+				 errhint("Run it on the coordinator: %s(%s);", call, quote_literal_cstr(tree->qualified))));
 }
 
 void

@@ -55,9 +55,10 @@ extern void shard_propagate(Tree *tree, bool from_scratch);
 /* Ereports when tree is a sharded tree's coordinator, which call (expand, grow_step) cannot expand. */
 extern void shard_refuse(const Tree *tree, const char *call);
 /*
- * Ereports when tree is a node's part of a sharded tree, which call (grow,
- * propagate) leaves to the coordinator: the part alone has not the values
- * of the states other nodes hold.
+ * Ereports when tree is a node's part of a sharded tree, which call
+ * ("CALL gametree.grow", "SELECT gametree.propagate") leaves to the
+ * coordinator: the part alone has not the values of the states other
+ * nodes hold.
  */
 extern void shard_refuse_part(const Tree *tree, const char *call);
 

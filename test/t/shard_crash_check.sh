@@ -53,8 +53,8 @@
 #     postgres's trees; their trees are unchanged;
 #   - pg_user_mappings shows bob alice's mappings without their options
 #     (her password): only alice and superusers see them.
-# When a grown-again tree lacks states, notes say where they are (ghosts
-# on which nodes, marked shipped or not).  About two and a half minutes
+# When a grown-again tree lacks states, notes say where they are (in
+# which nodes' outboxes, not shipped).  About two and a half minutes
 # (each comparison through the coordinator some 17 s).
 #
 # GT_SHARD_KEEP=1 keeps the databases, the roles and the nodes running.
@@ -185,8 +185,8 @@ nodes_idle() {
 }
 
 # missing TREE: notes, when TREE lacks states of one_c4, where they went:
-# how many are ghosts on each node, shipped or not, and how many ghosts
-# each node has not shipped.  For the report of a failure.
+# how many wait in each node's outbox, not shipped.  For the report of a
+# failure.
 missing() {
 	local t=$1 i
 	[ "$(q "SELECT count(*) FROM ${t}_states")" = "$(q "SELECT count(*) FROM one_c4_states")" ] && return
@@ -194,11 +194,10 @@ missing() {
 	q "WITH missing AS MATERIALIZED (SELECT id, depth FROM one_c4_states EXCEPT SELECT id, depth FROM ${t}_states)
 	   SELECT 'missing: ' || count(*) || ' at depths ' || string_agg(DISTINCT depth::text, ',') FROM missing
 	   UNION ALL
-	   SELECT 'node' || n || ': ' || count(*) || ' of them ghosts there, ' || count(*) FILTER (WHERE g.shipped)
-	          || ' marked shipped'
+	   SELECT 'node' || n || ': ' || count(DISTINCT o.id) || ' of them in its outbox, not shipped'
 	   FROM generate_series(1, $NODES) n,
-	        dblink('node' || n, 'SELECT id, shipped FROM public.${t}_ghosts') AS g(id bigint, shipped boolean)
-	   WHERE g.id IN (SELECT id FROM missing) GROUP BY n" 2>&1 | sed 's/^/#   /'
+	        dblink('node' || n, 'SELECT id FROM public.${t}_outbox') AS o(id bigint)
+	   WHERE o.id IN (SELECT id FROM missing) GROUP BY n" 2>&1 | sed 's/^/#   /'
 	sed -n 's/^NOTICE:  /#   the interrupted grow said: /p' "$WORK/$t.out" | tail -n 3
 }
 
