@@ -91,17 +91,24 @@ gametree_shard_outbox(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* A node call that takes what another node packed (tree, sender, payload) and returns a count. */
+static Datum
+take_payload(FunctionCallInfo fcinfo, int64 (*take) (text *name, int32 node, const bytea *payload))
+{
+	int64		taken;
+
+	require_arguments(fcinfo, 0, 3);
+	SPI_connect();
+	taken = take(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), PG_GETARG_BYTEA_PP(2));
+	SPI_finish();
+	PG_RETURN_INT64(taken);
+}
+
 PG_FUNCTION_INFO_V1(gametree_shard_accept);
 Datum
 gametree_shard_accept(PG_FUNCTION_ARGS)
 {
-	int64		stored;
-
-	require_arguments(fcinfo, 0, 3);
-	SPI_connect();
-	stored = shard_accept(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), PG_GETARG_BYTEA_PP(2));
-	SPI_finish();
-	PG_RETURN_INT64(stored);
+	return take_payload(fcinfo, shard_accept);
 }
 
 PG_FUNCTION_INFO_V1(gametree_shard_part);
@@ -121,13 +128,7 @@ PG_FUNCTION_INFO_V1(gametree_shard_take_wanted);
 Datum
 gametree_shard_take_wanted(PG_FUNCTION_ARGS)
 {
-	int64		found;
-
-	require_arguments(fcinfo, 0, 3);
-	SPI_connect();
-	found = shard_take_wanted(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), PG_GETARG_BYTEA_PP(2));
-	SPI_finish();
-	PG_RETURN_INT64(found);
+	return take_payload(fcinfo, shard_take_wanted);
 }
 
 PG_FUNCTION_INFO_V1(gametree_shard_values);
