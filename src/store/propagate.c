@@ -1040,12 +1040,6 @@ tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadlin
 							"reading ancestors");
 }
 
-void
-tree_propagate_depth(const Tree *tree, int32 depth)
-{
-	(void) propagate_region(tree, "s.depth = $1", INT4OID, Int32GetDatum(depth), 0, "reading a depth");
-}
-
 /*
  * A node's part of a sharded tree, kept in memory for the steps of one
  * propagation (shard.h): each step changes a few values of other nodes'

@@ -48,15 +48,6 @@ extern bool tree_propagate(const Tree *tree, bool from_scratch, PropagateControl
 extern bool tree_propagate_up(const Tree *tree, const int64 *ids, int n, TimestampTz deadline);
 
 /*
- * Re-evaluates the states at depth from their edges (children at other
- * depths count by their stored values), in one pass; the caller holds the
- * tree lock.  A sharded tree is propagated depth by depth from the
- * deepest before any wave (shard.h): on a graph whose edges all go one
- * depth deeper, that alone leaves every value final.
- */
-extern void tree_propagate_depth(const Tree *tree, int32 depth);
-
-/*
  * A node's part of a sharded tree, kept in memory for the steps of one
  * propagation (shard.h), in this order:
  * - tree_keep_part reads it (from scratch: nothing that propagation
