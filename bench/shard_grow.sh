@@ -44,6 +44,7 @@
 # every 100 ms (pg_stat_activity of each node through dblink, and whether
 # the coordinator's backend is on the CPU or waiting for the nodes): the
 # share of samples each node spends expanding, sending or receiving states,
+# reading its part for the propagation, sending or taking values,
 # propagating, or idle, and how often both nodes are idle while the
 # coordinator works (the relay as the bottleneck).
 #
@@ -81,12 +82,13 @@ fi
 if [ "${1:-}" = --sample ]; then
 	classify="SELECT coalesce(string_agg(c, ''+'' ORDER BY c), ''idle'') FROM (SELECT CASE
 		WHEN query LIKE ''CALL gametree.shard_grow%'' THEN ''expand''
-		WHEN query LIKE ''WITH sent AS (UPDATE % SET shipped%'' THEN ''send-states''
+		WHEN query LIKE ''%gametree.shard_outbox(%'' THEN ''send-states''
 		WHEN query LIKE ''SELECT gametree.shard_accept(%'' THEN ''accept-states''
-		WHEN query LIKE ''WITH sent AS (UPDATE % r SET expanded%'' THEN ''send-values''
-		WHEN query LIKE ''SELECT gametree.shard_accept_values%'' THEN ''accept-values''
+		WHEN query LIKE ''%gametree.shard_part(%'' THEN ''read-part''
+		WHEN query LIKE ''%gametree.shard_values(%'' THEN ''send-values''
+		WHEN query LIKE ''SELECT gametree.shard_take_%'' THEN ''accept-values''
+		WHEN query LIKE ''SELECT gametree.shard_propagate(%, -1)'' THEN ''propagate-wave''
 		WHEN query LIKE ''SELECT gametree.shard_propagate%'' THEN ''propagate-depth''
-		WHEN query LIKE ''SELECT gametree.propagate%'' THEN ''propagate-wave''
 		ELSE ''other'' END AS c
 		FROM pg_stat_activity WHERE state = ''active'' AND backend_type = ''client backend''
 		AND pid <> pg_backend_pid() AND datname = current_database()) a"

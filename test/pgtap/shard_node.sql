@@ -99,4 +99,12 @@ SELECT is(pg_temp.try($$CALL gametree.grow('shard_n1.c4')$$),
           '0A000: tree "shard_n1.c4" is a node''s part of a sharded tree',
           'grow refuses a node''s part');
 
+-- The other tests of this database find only their own trees.
+\o /dev/null
+SELECT gametree.drop_tree('shard_n1.c4');
+SELECT gametree.drop_tree('shard_n2.c4');
+\o
+DROP SCHEMA shard_n1;
+DROP SCHEMA shard_n2;
+
 SELECT * FROM finish();
