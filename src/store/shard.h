@@ -6,11 +6,11 @@
  * ranges of them are the shards, and each node holds a run of whole shards
  * (gametree.tree_nodes), so that a shard can later move to another node.
  * A node's part is an ordinary tree of the same name holding the states of
- * its range and the edges out of them: expanding a state is local.  A child
- * held by another node is kept as a ghost (<tree>_ghosts) until the
- * coordinator ships it, in batches of thousands, to its holder, which
- * stores it once (its primary key absorbs transpositions arriving from
- * several nodes) and notes who holds edges into it (<tree>_refs).
+ * its range and the edges out of them: expanding a state is local.  A new
+ * child held by another node waits in the part's <tree>_outbox until the
+ * coordinator ships it, packed with thousands of others, to its holder,
+ * which stores it once (its primary key absorbs transpositions arriving
+ * from several nodes).
  *
  * The coordinator holds no states: its <tree>_states and <tree>_edges are
  * partitioned by range of the id (of init_id for edges) with foreign
@@ -19,17 +19,18 @@
  * through dblink with the caller's user mappings, no passwords of its own:
  * - grow, level by level (so depths are shortest distances from the root,
  *   as on one server): every node expands its states at the shallowest
- *   depth of the frontier at once, then the new ghosts are shipped;
- * - propagation, in bulk-synchronous waves: every node propagates its part,
- *   kept in memory for the whole propagation, then sends the values it
- *   wrote to the nodes with edges into those states (its _refs), straight
- *   onto their edges in memory; until no value changes.  The first step
- *   sends every value, so that no edge keeps one older than its state's
- *   row (the ghosts' rows keep what their state was when shipped).  On a
- *   graph without cycles the values are those of one server.
+ *   depth of the frontier at once, then their outboxes are shipped;
+ * - propagation, in bulk-synchronous waves: every node reads its part into
+ *   memory for the whole propagation and tells the others which of their
+ *   states its edges lead to; then every node propagates its part and
+ *   sends the values it wrote to the nodes that want them, straight onto
+ *   their edges in memory; until no value changes.  The first sending
+ *   carries every wanted value, since edges to other nodes' states start
+ *   with none.  On a graph without cycles the values are those of one
+ *   server.
  * No step needs a transaction over several servers: each commits on its
- * own server, what a node sends is marked shipped only after its holders
- * stored it, and storing one again changes nothing.  A job cut short at
+ * own server, a node empties its outbox only after its holders stored
+ * what it sent, and storing a state again changes nothing.  A job cut short at
  * any moment (an error, a cancel, a node killed) is finished by the next
  * call.
  */

@@ -143,9 +143,10 @@ shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sin
 	SPIPlanPtr	plan;
 	Portal		cursor;
 
+	Oid		   *types = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
+
 	for (int h = 0; h < nholders; h++)
-		packed_rows_writer_init(&out[h], SHIPPED_COLUMNS,
-								tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS));
+		packed_rows_writer_init(&out[h], SHIPPED_COLUMNS, types);
 	initStringInfo(&sql);
 	for (int c = 0; c < SHIPPED_COLUMNS; c++)
 		appendStringInfo(&sql, "%s%s", c == 0 ? "SELECT " : ", ", quote_identifier(names[c]));
