@@ -147,6 +147,11 @@ tree_table(Tree *tree, Oid schema, int which)
 		Form_pg_attribute att;
 		bool		fits;
 
+		/* The table itself gone since it was looked up: a drop_tree of another session committed. */
+		if (!HeapTupleIsValid(tuple) && !SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("tree \"%s\" was dropped by another session", tree->qualified)));
 		if (!HeapTupleIsValid(tuple))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
