@@ -30,8 +30,31 @@ typedef struct PackedRowsWriter
 
 extern void packed_rows_writer_init(PackedRowsWriter *w, int ncols, const Oid *types);
 extern void packed_rows_add(PackedRowsWriter *w, const Datum *values, const bool *nulls);
+/* Adds a row as it is packed already: what a PackedRowsCursor read of a payload with as many columns. */
+extern void packed_rows_add_packed(PackedRowsWriter *w, const char *row, int len);
 /* Gives the rows added since the last flush, if any, to sink, then starts anew. */
 extern void packed_rows_flush(PackedRowsWriter *w, PayloadSink sink, void *arg, int32 to);
+
+/*
+ * The rows of a payload one at a time, as they are packed, for passing
+ * them on without reading their values: row and len, the row's bytes;
+ * field[c] and field_len[c] (-1: NULL), its values' send forms.
+ */
+typedef struct PackedRowsCursor
+{
+	StringInfoData in;			/* the payload, read in place */
+	int			ncols;
+	const char *what;			/* what messages call the payload */
+	const char *row;
+	int			len;
+	const char **field;
+	int32	   *field_len;
+} PackedRowsCursor;
+
+/* Ereports (22P03) as packed_rows_read does when the payload is not rows of ncols columns. */
+extern void packed_rows_cursor_init(PackedRowsCursor *cursor, const bytea *payload, int ncols, const char *what);
+/* Steps to the next row; false after the last. */
+extern bool packed_rows_next(PackedRowsCursor *cursor);
 
 /* A type's receive function, for values one at a time. */
 typedef struct ValueReceiver

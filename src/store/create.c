@@ -97,7 +97,7 @@ create_tables(Tree *tree, Oid nsp, bool coordinator)
 		spi_run(tree_graph_view_ddl(tree->graph, tree->edges, tree->states, tree->game->name, tree->name),
 				0, NULL, NULL, SPI_OK_UTILITY);
 		if (tree->shard != NULL)
-			spi_run(tree_outbox_ddl(tree->outbox, tree->states, tree->game->name, tree->name),
+			spi_run(tree_outbox_ddl(tree->outbox, tree->game->name, tree->name),
 					0, NULL, NULL, SPI_OK_UTILITY);
 	}
 	PG_CATCH();

@@ -29,6 +29,7 @@
 #include "store/settings.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "pg/packed_rows.h"
 #include "store/expand.h"
 #include "store/propagate.h"
 #include "store/rowvalues.h"
@@ -580,20 +581,49 @@ is_new_elsewhere(const Batch *b, const BatchNode *node)
 	return node->kind == NODE_NEW && !is_new(b, node);
 }
 
-/* The states a batch of a sharded tree's node found that other nodes hold, into its outbox. */
+/*
+ * The states a batch of a sharded tree's node found that other nodes hold,
+ * into its outbox, packed as they travel: shipping passes them on as they
+ * are.
+ */
 static void
 insert_outgoing(Batch *b, BatchRows *rows)
 {
-	const Tree *tree = b->tree;
 	int32		n = nodes_by_id(b, 0, b->nnodes, is_new_elsewhere, rows->states);
-	RowTable	table = {get_relname_relid(psprintf("%s%s", tree->name, TREE_OUTBOX_SUFFIX),
-										   get_namespace_oid(tree->schema, false)),
-		tree->outbox, tree_column_names(TREE_STATES, state_columns, STATE_INSERTED), false};
+	int			chunk_column[SHARD_SHIPPED_COLUMNS];	/* of each shipped column, as fill_state sets it */
+	RowChunk   *chunk;
+	PackedRowsWriter out;
 
-	if (n > 0)
-		(void) write_rows(NULL, &table, STATE_INSERTED,
-						  tree_column_types(TREE_STATES, state_columns, STATE_INSERTED),
-						  n, fill_state, NULL, rows, SPI_OK_INSERT, NULL);
+	if (n == 0)
+		return;
+	for (int c = 0; c < SHARD_SHIPPED_COLUMNS; c++)
+	{
+		chunk_column[c] = -1;
+		for (int i = 0; i < STATE_INSERTED; i++)
+			if (state_columns[i] == shard_shipped_columns[c])
+				chunk_column[c] = i;
+		Assert(chunk_column[c] >= 0);
+	}
+	chunk = palloc(sizeof(RowChunk));
+	packed_rows_writer_init(&out, SHARD_SHIPPED_COLUMNS,
+							tree_column_types(TREE_STATES, shard_shipped_columns, SHARD_SHIPPED_COLUMNS));
+	for (int32 k = 0; k < n; k++)
+	{
+		Datum		values[SHARD_SHIPPED_COLUMNS];
+		bool		nulls[SHARD_SHIPPED_COLUMNS];
+
+		fill_state(rows, chunk, 0, k);
+		for (int c = 0; c < SHARD_SHIPPED_COLUMNS; c++)
+		{
+			values[c] = chunk->values[chunk_column[c]][0];
+			nulls[c] = chunk->nulls[chunk_column[c]][0];
+		}
+		packed_rows_add(&out, values, nulls);
+		if (out.rows == SHARD_PAYLOAD_ROWS)
+			packed_rows_flush(&out, shard_outbox_store, (void *) b->tree, 0);
+	}
+	packed_rows_flush(&out, shard_outbox_store, (void *) b->tree, 0);
+	pfree(chunk);
 }
 
 /*

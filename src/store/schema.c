@@ -169,16 +169,17 @@ tree_graph_view_ddl(const char *graph, const char *edges, const char *states, co
 }
 
 /*
- * Rows with the columns of _states, so that a batch writes them as it
- * writes states, and without an index or a CHECK: a batch only adds to it,
- * shipping reads it whole and empties it, and the holder's table checks
- * each row when it arrives.
+ * Payloads of rows (packed_rows.h) of the columns of _states a state
+ * travels with, as a batch packs them: shipping passes them on without
+ * reading their values, and the holder checks each row when it arrives.
+ * Stored uncompressed: they are read once, soon.
  */
 char *
-tree_outbox_ddl(const char *outbox, const char *states, const char *game, const char *tree)
+tree_outbox_ddl(const char *outbox, const char *game, const char *tree)
 {
-	return psprintf("CREATE TABLE %1$s (LIKE %2$s INCLUDING DEFAULTS); COMMENT ON TABLE %1$s IS %3$s",
-					outbox, states,
+	return psprintf("CREATE TABLE %1$s (states bigint NOT NULL, payload bytea NOT NULL); "
+					"ALTER TABLE %1$s ALTER COLUMN payload SET STORAGE EXTERNAL; COMMENT ON TABLE %1$s IS %2$s",
+					outbox,
 					quote_literal_cstr(psprintf("gametree %s tree %s: new states found here that other nodes "
 												"hold, until they are shipped there", game, tree)));
 }

@@ -118,10 +118,10 @@ extern char *tree_graph_view_ddl(const char *graph, const char *edges, const cha
 
 /*
  * The statement that creates the table a node of a sharded tree has beside
- * the three of every tree (names quoted and qualified): _outbox, the rows
- * of new states that the node's batches found for other nodes, until they
- * are shipped there.
+ * the three of every tree (names quoted and qualified): _outbox, the new
+ * states that the node's batches found for other nodes, packed a batch's
+ * at a time, until they are shipped there.
  */
-extern char *tree_outbox_ddl(const char *outbox, const char *states, const char *game, const char *tree);
+extern char *tree_outbox_ddl(const char *outbox, const char *game, const char *tree);
 
 #endif

@@ -74,9 +74,24 @@ extern void shard_refuse_part(const Tree *tree, const char *call);
 extern int64 shard_create_part(text *name, text *game, int32 node, int64 low, int64 high, Jsonb *root,
 							   bool *holds_root);
 /*
- * The rows of the part's outbox, packed per node that holds them (the
- * other nodes, numbers[i] holding lows[i]..highs[i]), for sink; the caller
- * empties the outbox once they are stored.
+ * The columns of _states a new state travels with to its holder (schema.h
+ * numbers them): all a batch writes but its best move, which a new state
+ * has none of.  A batch packs the rows it finds for other nodes in this
+ * order, and shard_accept reads them so.
+ */
+#define SHARD_SHIPPED_COLUMNS 9
+extern const int shard_shipped_columns[SHARD_SHIPPED_COLUMNS];
+
+/*
+ * A PayloadSink (arg: the Tree of a node's part): stores rows of new
+ * states other nodes hold, packed as shard_shipped_columns, in the part's
+ * outbox, in the caller's transaction (the batch's that found them).
+ */
+extern void shard_outbox_store(void *arg, int32 to, int64 rows, bytea *payload);
+/*
+ * The states of the part's outbox, each once, packed per node that holds
+ * them (the other nodes, numbers[i] holding lows[i]..highs[i]), for sink;
+ * the caller empties the outbox once they are stored.
  */
 extern void shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sink, void *arg);
 /*

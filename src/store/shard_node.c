@@ -13,6 +13,7 @@
 #include "miscadmin.h"
 #include "pg/packed_rows.h"
 #include "pg/spi.h"
+#include "port/pg_bswap.h"
 #include "store/catalog.h"
 #include "store/create.h"
 #include "store/propagate.h"
@@ -64,10 +65,7 @@ open_part(text *name)
 	return open_part_locked(name, true);
 }
 
-/*
- * The columns a new state travels with: those a batch writes, but for its
- * best move, which a new state has none of.
- */
+/* The shipped columns, by where they are in a packed row (shard_shipped_columns). */
 typedef enum ShippedColumn
 {
 	SHIPPED_ID,
@@ -82,7 +80,9 @@ typedef enum ShippedColumn
 	SHIPPED_COLUMNS
 } ShippedColumn;
 
-static const int shipped_columns[SHIPPED_COLUMNS] = {
+StaticAssertDecl(SHIPPED_COLUMNS == SHARD_SHIPPED_COLUMNS, "one count of the shipped columns");
+
+const int	shard_shipped_columns[SHARD_SHIPPED_COLUMNS] = {
 	[SHIPPED_ID] = STATES_ID, [SHIPPED_STATE] = STATES_STATE, [SHIPPED_GOAL] = STATES_GOAL,
 	[SHIPPED_DEPTH] = STATES_DEPTH, [SHIPPED_CONTROL] = STATES_CONTROL, [SHIPPED_EXPANDED] = STATES_EXPANDED,
 	[SHIPPED_UTILITY] = STATES_UTILITY, [SHIPPED_MOBILITY] = STATES_MOBILITY, [SHIPPED_PROVEN] = STATES_PROVEN
@@ -124,6 +124,20 @@ holders_of(Datum numbers, Datum lows, Datum highs, int *n)
 }
 
 void
+shard_outbox_store(void *arg, int32 to, int64 rows, bytea *payload)
+{
+	const Tree *tree = arg;
+
+	spi_run(psprintf("INSERT INTO %s (states, payload) VALUES ($1, $2)", tree->outbox), 2,
+			(Oid[]) {INT8OID, BYTEAOID}, (Datum[]) {Int64GetDatum(rows), PointerGetDatum(payload)},
+			SPI_OK_INSERT);
+}
+
+/*
+ * The rows pass on as they were packed, unread but for their ids: the
+ * holder's receive functions check them.
+ */
+void
 shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sink, void *arg)
 {
 	/*
@@ -135,46 +149,55 @@ shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sin
 	Tree	   *tree = open_part_locked(name, false);
 	int			nholders;
 	TreeNode   *holders = holders_of(numbers, lows, highs, &nholders);
-	const char *const *names = tree_column_names(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
+	Oid		   *types = tree_column_types(TREE_STATES, shard_shipped_columns, SHIPPED_COLUMNS);
 	PackedRowsWriter *out = palloc(Max(nholders, 1) * sizeof(PackedRowsWriter));
 	IdIndex		sent;			/* each state once: batches of a level find the same ones */
 	int32		nsent = 0;
-	StringInfoData sql;
-	SPIPlanPtr	plan;
+	const char *what = psprintf("the outbox %s", tree->outbox);
+	SPIPlanPtr	plan = SPI_prepare(psprintf("SELECT payload FROM %s", tree->outbox), 0, NULL);
 	Portal		cursor;
 
-	Oid		   *types = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
-
-	for (int h = 0; h < nholders; h++)
-		packed_rows_writer_init(&out[h], SHIPPED_COLUMNS, types);
-	initStringInfo(&sql);
-	for (int c = 0; c < SHIPPED_COLUMNS; c++)
-		appendStringInfo(&sql, "%s%s", c == 0 ? "SELECT " : ", ", quote_identifier(names[c]));
-	appendStringInfo(&sql, " FROM %s", tree->outbox);
-	plan = SPI_prepare(sql.data, 0, NULL);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	for (int h = 0; h < nholders; h++)
+		packed_rows_writer_init(&out[h], SHIPPED_COLUMNS, types);
 	cursor = SPI_cursor_open(NULL, plan, NULL, NULL, true);
 	id_index_init(&sent, SHARD_PAYLOAD_ROWS, CurrentMemoryContext);
+	/* A payload at a time: a level's outbox may hold gigabytes. */
 	for (;;)
 	{
-		SPI_cursor_fetch(cursor, true, SHARD_PAYLOAD_ROWS);
+		bool		isnull;
+		Datum		stored;
+		bytea	   *payload;
+		PackedRowsCursor rows;
+
+		SPI_cursor_fetch(cursor, true, 1);
 		if (SPI_processed == 0)
 			break;
-		for (uint64 r = 0; r < SPI_processed; r++)
+		stored = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("%s holds a NULL payload", tree->outbox),
+					 errdetail("Rows of a node's tables were written outside gametree.")));
+		payload = DatumGetByteaPP(stored);
+		packed_rows_cursor_init(&rows, payload, SHIPPED_COLUMNS, what);
+		while (packed_rows_next(&rows))
 		{
-			Datum		values[SHIPPED_COLUMNS];
-			bool		nulls[SHIPPED_COLUMNS];
 			int64		id;
 			int			h = 0;
 
 			CHECK_FOR_INTERRUPTS();
-			for (int c = 0; c < SHIPPED_COLUMNS; c++)
-				values[c] = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c + 1, &nulls[c]);
-			id = nulls[SHIPPED_ID] ? 0 : DatumGetInt64(values[SHIPPED_ID]);
+			if (rows.field_len[SHIPPED_ID] != sizeof(int64))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("%s holds a row without an id", tree->outbox),
+						 errdetail("Rows of a node's tables were written outside gametree.")));
+			memcpy(&id, rows.field[SHIPPED_ID], sizeof(int64));
+			id = (int64) pg_ntoh64(id);
 			while (h < nholders && (id < holders[h].low || id > holders[h].high))
 				h++;
-			if (nulls[SHIPPED_ID] || h == nholders)
+			if (h == nholders)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg("%s holds state %lld, which no other node holds", tree->outbox, (long long) id),
@@ -182,7 +205,7 @@ shard_outbox(text *name, Datum numbers, Datum lows, Datum highs, PayloadSink sin
 			if (id_index_add(&sent, id, nsent) < nsent)
 				continue;
 			nsent++;
-			packed_rows_add(&out[h], values, nulls);
+			packed_rows_add_packed(&out[h], rows.row, rows.len);
 			if (out[h].rows == SHARD_PAYLOAD_ROWS)
 				packed_rows_flush(&out[h], sink, arg, holders[h].number);
 		}
@@ -239,12 +262,12 @@ shard_accept(text *name, int32 node, const bytea *payload)
 	Tree	   *tree = open_part(name);
 	ExpansionCounts stored = {0};
 	Shipped		s = {0};
-	Oid		   *types = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
-	Oid		   *arriving = tree_column_types(TREE_STATES, shipped_columns, SHIPPED_COLUMNS);
+	Oid		   *types = tree_column_types(TREE_STATES, shard_shipped_columns, SHIPPED_COLUMNS);
+	Oid		   *arriving = tree_column_types(TREE_STATES, shard_shipped_columns, SHIPPED_COLUMNS);
 	int32		typmods[SHIPPED_COLUMNS];
 	ValueReceiver state_receiver;
 	RowTable	table = {tree->relids[TREE_STATES], tree->states,
-		tree_column_names(TREE_STATES, shipped_columns, SHIPPED_COLUMNS), false};
+		tree_column_names(TREE_STATES, shard_shipped_columns, SHIPPED_COLUMNS), false};
 	int64		n;
 	int64		distinct = 0;
 	Datum	   *ids;

@@ -11,7 +11,7 @@
 -- and every malformed payload, call out of order or call on a part gets
 -- its error.
 SET client_min_messages = warning;
-SELECT plan(21);
+SELECT plan(22);
 
 \ir helpers.psql
 
@@ -37,8 +37,13 @@ CREATE TEMP TABLE expected AS
   SELECT DISTINCT gametree.state_hash('connect4', s.next) AS id
   FROM gametree.successors('connect4', gametree.initial('connect4')) s
   WHERE gametree.state_hash('connect4', s.next) >= 0;
-SELECT is((SELECT count(DISTINCT id) FROM shard_n1.c4_outbox), (SELECT count(*) FROM expected),
+SELECT is((SELECT sum(states) FROM shard_n1.c4_outbox), (SELECT count(*)::numeric FROM expected),
           'node 1''s outbox holds the root''s successors that node 2 holds');
+INSERT INTO shard_n1.c4_outbox VALUES (1, '\x0102');
+SELECT is(pg_temp.try($$SELECT * FROM gametree.shard_outbox('shard_n1.c4', '{2}', '{0}', '{9223372036854775807}')$$),
+          '22P03: the outbox shard_n1.c4_outbox: not rows of 9 columns (no header)',
+          'shard_outbox refuses an outbox row that is no payload');
+DELETE FROM shard_n1.c4_outbox WHERE payload = '\x0102';
 
 CREATE TEMP TABLE shipment AS
   SELECT * FROM gametree.shard_outbox('shard_n1.c4', '{2}', '{0}', '{9223372036854775807}');
