@@ -7,7 +7,9 @@ MODULE_big = gametree
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/*/*.c src/games/*/*.c)))
 # The install script of this version and the upgrade scripts to it.
 DATA = $(EXTENSION)--$(EXTVERSION).sql $(wildcard $(EXTENSION)--*--*.sql)
-PG_CPPFLAGS = -Isrc
+# libpq: a sharded tree's coordinator talks to its nodes (src/pg/remote.c).
+PG_CPPFLAGS = -Isrc -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL = $(libpq)
 PG_CFLAGS = -O3
 # popcnt in hardware: the bitboard games count bits in their inner loops
 ifeq ($(shell uname -m),x86_64)

@@ -3,9 +3,9 @@
  * creating and dropping it on its nodes, growing it level by level, and
  * propagating it in waves, with the catalog counts summed from the nodes'.
  *
- * Rows between nodes pass through the coordinator as arrays, a few
- * thousand rows per statement: read from one node with dblink, written to
- * another as the arguments of a gametree function there.
+ * Rows between nodes pass through the coordinator as payloads (bytea of
+ * packed rows, remote.h: binary both ways), each read from one node and
+ * passed on unread as the argument of a gametree function on another.
  */
 #include "postgres.h"
 
@@ -69,52 +69,46 @@ open_nodes(const Tree *tree)
 
 /*
  * Statement sqls[i] on node i, all at once; returns when all are done,
- * with their rows (typed by columns) in results when it is not NULL.  A
- * failure or a cancel while sending leaves none of them running.
+ * with their rows in results when it is not NULL.  A failure or a cancel
+ * while sending leaves none of them running.
  */
 static void
-run_each(Nodes *nodes, const char *const *sqls, const char *columns, SPITupleTable **results)
+run_each(Nodes *nodes, const char *const *sqls, RemoteResult **results)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 
 	PG_TRY();
 	{
 		for (int i = 0; i < nodes->n; i++)
-			remote_send(&nodes->links[i], sqls[i]);
+			remote_send(&nodes->links[i], sqls[i], NULL, 0);
 	}
 	PG_CATCH();
 	{
 		remote_fail(nodes->links, NULL, nodes->n, cxt);
 	}
 	PG_END_TRY();
-	remote_wait(nodes->links, nodes->n, columns, results);
+	remote_wait(nodes->links, nodes->n, results);
 }
 
 /* The same statement on every node at once (run_each). */
 static void
-run_on_all(Nodes *nodes, const char *sql, const char *columns, SPITupleTable **results)
+run_on_all(Nodes *nodes, const char *sql, RemoteResult **results)
 {
 	const char **sqls = palloc(nodes->n * sizeof(char *));
 
 	for (int i = 0; i < nodes->n; i++)
 		sqls[i] = sql;
-	run_each(nodes, sqls, columns, results);
+	run_each(nodes, sqls, results);
 }
 
-/* A bigint column of a row of rows, 0 when NULL. */
-static int64
-int8_or_zero_of(SPITupleTable *rows, uint64 row, int column)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(rows->vals[row], rows->tupdesc, column, &isnull);
-
-	return isnull ? 0 : DatumGetInt64(d);
-}
-
+/* A bigint column of the coordinator's SPI rows, 0 when NULL. */
 static int64
 int8_or_zero(uint64 row, int column)
 {
-	return int8_or_zero_of(SPI_tuptable, row, column);
+	bool		isnull;
+	Datum		d = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, column, &isnull);
+
+	return isnull ? 0 : DatumGetInt64(d);
 }
 
 /*
@@ -158,74 +152,101 @@ calls_naming_others(const Nodes *nodes, const char *function, const char *before
 	return sqls;
 }
 
-/* What a node's payload function returns: per payload, the node it goes to, its rows and itself. */
-#define PAYLOAD_COLUMNS "node integer, states bigint, payload text"
+/* The columns of what a node's payload function returns, a row per payload. */
+enum
+{
+	PAYLOAD_TO,					/* the node it goes to */
+	PAYLOAD_ROWS,				/* its rows */
+	PAYLOAD_BYTES				/* itself */
+};
+
+/* A payload waiting for its receiver: row of what sender sent. */
+typedef struct Parcel
+{
+	int			sender;
+	int			row;
+} Parcel;
+
+/* Sends the next payload of a receiver's queue, if any, on its link: calls[i], of a payload of node i. */
+static void
+send_parcel(Nodes *nodes, RemoteResult **sent, RemoteLink *link, const char *const *calls, const Parcel *queue,
+			int nqueued, int *next)
+{
+	const Parcel *p;
+	const char *bytes;
+	int			len;
+
+	if (*next == nqueued)
+		return;
+	p = &queue[(*next)++];
+	bytes = remote_bytes(sent[p->sender], p->row, PAYLOAD_BYTES, &len);
+	nodes->bytes_shipped += len;
+	remote_send(link, calls[p->sender], bytes, len);
+}
 
 /*
  * The payloads the nodes sent (sent[i], of node i), delivered: each to
  * the node it goes to, as the argument of function there (after the tree,
- * and the sender's number when with_sender), each receiving link taking
- * one at a time, all of them at once.  The coordinator passes the
- * payloads on in their text form, unparsed.  Returns the sum of what the
- * calls returned.
+ * and the sender's number when with_sender); each receiving link takes
+ * one at a time, and the next as soon as it is done.  The coordinator
+ * passes the payloads on as their bytes, unread.  Returns the sum of what
+ * the calls returned.
  */
 static int64
-deliver(Nodes *nodes, SPITupleTable **sent, RemoteLink *to_links, const char *function, bool with_sender)
+deliver(Nodes *nodes, RemoteResult **sent, RemoteLink *to_links, const char *function, bool with_sender)
 {
 	int			n = nodes->n;
-	uint64	   *next = palloc0(n * sizeof(uint64));	/* per sender: its next payload */
-	SPITupleTable **answers = palloc0(n * sizeof(SPITupleTable *));
+	Parcel	  **queues = palloc(n * sizeof(Parcel *));
+	int		   *queued = palloc0(n * sizeof(int));
+	int		   *next = palloc0(n * sizeof(int));
+	const char **calls = palloc(n * sizeof(char *));
 	int64		sum = 0;
+	MemoryContext cxt = CurrentMemoryContext;
 
-	for (;;)
+	for (int from = 0; from < n; from++)
+		calls[from] = psprintf("SELECT gametree.%s(%s%s, $1)", function, nodes->name_literal,
+							   with_sender ? psprintf(", %d", nodes->tree->nodes[from].number) : "");
+	for (int to = 0; to < n; to++)
 	{
-		bool	   *taken = palloc0(n * sizeof(bool));
-		bool		any = false;
-		MemoryContext cxt = CurrentMemoryContext;
+		int			total = 0;
 
-		CHECK_FOR_INTERRUPTS();
-		PG_TRY();
-		{
-			for (int from = 0; from < n; from++)
-				for (; next[from] < sent[from]->numvals; next[from]++)
-				{
-					HeapTuple	row = sent[from]->vals[next[from]];
-					int			to = pg_strtoint32(SPI_getvalue(row, sent[from]->tupdesc, 1)) - 1;
-					char	   *call;
-
-					if (to < 0 || to >= n || to == from)
-						ereport(ERROR,
-								(errcode(ERRCODE_DATA_EXCEPTION),
-								 errmsg("%s sent rows for node %d", nodes->links[from].label, to + 1),
-								 errdetail("Rows of its tables were written outside gametree.")));
-					if (taken[to])
-						break;
-					taken[to] = any = true;
-					call = psprintf("SELECT gametree.%s(%s%s, %s::bytea)", function, nodes->name_literal,
-									with_sender ? psprintf(", %d", nodes->tree->nodes[from].number) : "",
-									quote_literal_cstr(SPI_getvalue(row, sent[from]->tupdesc, 3)));
-					nodes->bytes_shipped += strlen(call);
-					remote_send(&to_links[to], call);
-					pfree(call);
-				}
-		}
-		PG_CATCH();
-		{
-			remote_fail(nodes->links, nodes->receiving, n, cxt);
-		}
-		PG_END_TRY();
-		if (!any)
-			break;
-		remote_wait(to_links, n, "answer bigint", answers);
-		for (int to = 0; to < n; to++)
-			if (taken[to])
-			{
-				sum += int8_or_zero_of(answers[to], 0, 1);
-				SPI_freetuptable(answers[to]);
-			}
+		for (int from = 0; from < n; from++)
+			total += remote_rows(sent[from]);
+		queues[to] = palloc(Max(1, total) * sizeof(Parcel));
 	}
 	for (int from = 0; from < n; from++)
-		SPI_freetuptable(sent[from]);
+		for (int r = 0; r < remote_rows(sent[from]); r++)
+		{
+			int64		to = remote_int8(sent[from], r, PAYLOAD_TO) - 1;
+
+			if (to < 0 || to >= n || to == from)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("%s sent rows for node %lld", nodes->links[from].label, (long long) to + 1),
+						 errdetail("Rows of its tables were written outside gametree.")));
+			queues[to][queued[to]++] = (Parcel) {from, r};
+		}
+	PG_TRY();
+	{
+		RemoteResult *answer;
+		int			to;
+
+		for (to = 0; to < n; to++)
+			send_parcel(nodes, sent, &to_links[to], calls, queues[to], queued[to], &next[to]);
+		while ((to = remote_wait_any(to_links, n, &answer)) >= 0)
+		{
+			sum += remote_int8(answer, 0, 0);
+			remote_free(answer);
+			send_parcel(nodes, sent, &to_links[to], calls, queues[to], queued[to], &next[to]);
+		}
+	}
+	PG_CATCH();
+	{
+		remote_fail(nodes->links, nodes->receiving, n, cxt);
+	}
+	PG_END_TRY();
+	for (int from = 0; from < n; from++)
+		remote_free(sent[from]);
 	return sum;
 }
 
@@ -241,7 +262,7 @@ static void
 ship_states(Nodes *nodes)
 {
 	int			n = nodes->n;
-	SPITupleTable **sent = palloc0(n * sizeof(SPITupleTable *));
+	RemoteResult **sent = palloc0(n * sizeof(RemoteResult *));
 	MemoryContext cxt = CurrentMemoryContext;
 
 	/* A node alone finds no state another holds. */
@@ -249,15 +270,15 @@ ship_states(Nodes *nodes)
 		return;
 	PG_TRY();
 	{
-		run_on_all(nodes, "BEGIN ISOLATION LEVEL REPEATABLE READ", "status text", NULL);
-		run_each(nodes, calls_naming_others(nodes, "shard_outbox", ""), PAYLOAD_COLUMNS, sent);
+		run_on_all(nodes, "BEGIN ISOLATION LEVEL REPEATABLE READ", NULL);
+		run_each(nodes, calls_naming_others(nodes, "shard_outbox", ""), sent);
 		for (int from = 0; from < n; from++)
-			for (uint64 r = 0; r < sent[from]->numvals; r++)
-				nodes->states_shipped += pg_strtoint64(SPI_getvalue(sent[from]->vals[r], sent[from]->tupdesc, 2));
+			for (int r = 0; r < remote_rows(sent[from]); r++)
+				nodes->states_shipped += remote_int8(sent[from], r, PAYLOAD_ROWS);
 		(void) deliver(nodes, sent, nodes->receiving, "shard_accept", true);
 		/* The sender's snapshot is the one its rows were read in: it deletes what it sent, nothing newer. */
-		run_on_all(nodes, psprintf("DELETE FROM %s", nodes->tree->outbox), "status text", NULL);
-		run_on_all(nodes, "COMMIT", "status text", NULL);
+		run_on_all(nodes, psprintf("DELETE FROM %s", nodes->tree->outbox), NULL);
+		run_on_all(nodes, "COMMIT", NULL);
 	}
 	PG_CATCH();
 	{
@@ -275,23 +296,23 @@ ship_states(Nodes *nodes)
 static int64
 relay_values(Nodes *nodes)
 {
-	SPITupleTable **sent = palloc0(nodes->n * sizeof(SPITupleTable *));
+	RemoteResult **sent = palloc0(nodes->n * sizeof(RemoteResult *));
 
 	/* A node alone has no edges to other nodes' states. */
 	if (nodes->n == 1)
 		return 0;
 	run_on_all(nodes, psprintf("SELECT node, states, payload FROM gametree.shard_values(%s)", nodes->name_literal),
-			   PAYLOAD_COLUMNS, sent);
+			   sent);
 	return deliver(nodes, sent, nodes->links, "shard_take_values", false);
 }
 
-/* The rows of a query on every node at once (results[i], of node i), typed by columns. */
-static SPITupleTable **
-query_all(Nodes *nodes, const char *sql, const char *columns)
+/* The rows of a query on every node at once (results[i], of node i). */
+static RemoteResult **
+query_all(Nodes *nodes, const char *sql)
 {
-	SPITupleTable **results = palloc0(nodes->n * sizeof(SPITupleTable *));
+	RemoteResult **results = palloc0(nodes->n * sizeof(RemoteResult *));
 
-	run_on_all(nodes, sql, columns, results);
+	run_on_all(nodes, sql, results);
 	return results;
 }
 
@@ -300,8 +321,8 @@ static void
 gather_moves(Nodes *nodes)
 {
 	const Tree *tree = nodes->tree;
-	SPITupleTable **moves = query_all(nodes, psprintf("SELECT array_agg(id), array_agg(move) FROM %s", tree->moves),
-									  "ids bigint[], moves jsonb[]");
+	RemoteResult **moves = query_all(nodes, psprintf("SELECT array_agg(id), array_agg(move) FROM %s",
+													 tree->moves));
 
 	for (int i = 0; i < nodes->n; i++)
 	{
@@ -310,10 +331,10 @@ gather_moves(Nodes *nodes)
 		Datum		ids,
 					json;
 
-		if (moves[i]->numvals != 1)
+		if (remote_rows(moves[i]) != 1)
 			continue;
-		ids = SPI_getbinval(moves[i]->vals[0], moves[i]->tupdesc, 1, &ids_null);
-		json = SPI_getbinval(moves[i]->vals[0], moves[i]->tupdesc, 2, &moves_null);
+		ids = remote_value(moves[i], 0, 0, INT8ARRAYOID, &ids_null);
+		json = remote_value(moves[i], 0, 1, JSONBARRAYOID, &moves_null);
 		if (!ids_null && !moves_null)
 			spi_run(psprintf("INSERT INTO %s (id, move) SELECT * FROM unnest($1, $2) ORDER BY 1 "
 							 "ON CONFLICT DO NOTHING", tree->moves),
@@ -335,40 +356,40 @@ sum_counts(Nodes *nodes)
 	int64		totals[5] = {0};
 	const char *key = psprintf("schema = %s AND %%s = %s", quote_literal_cstr(tree->schema),
 							   quote_literal_cstr(tree->name));
-	SPITupleTable **rows;
+	RemoteResult **rows;
 
 	counts_init(&counts);
 	counts_init(&values);
 	gather_moves(nodes);
 	rows = query_all(nodes, psprintf("SELECT states, edges, frontier, pending, writes FROM gametree.trees WHERE %s",
-									 psprintf(key, "name")),
-					 "states bigint, edges bigint, frontier bigint, pending bigint, writes bigint");
+									 psprintf(key, "name")));
 	for (int i = 0; i < nodes->n; i++)
-		for (int c = 0; c < 5 && rows[i]->numvals == 1; c++)
-			totals[c] += int8_or_zero_of(rows[i], 0, c + 1);
+		for (int c = 0; c < 5 && remote_rows(rows[i]) == 1; c++)
+			totals[c] += remote_int8(rows[i], 0, c);
 	rows = query_all(nodes, psprintf("SELECT depth, states, expanded, terminal, proven, edges "
-									 "FROM gametree.tree_depths WHERE %s", psprintf(key, "tree")),
-					 "depth integer, states bigint, expanded bigint, terminal bigint, proven bigint, edges bigint");
+									 "FROM gametree.tree_depths WHERE %s", psprintf(key, "tree")));
 	for (int i = 0; i < nodes->n; i++)
-		for (uint64 r = 0; r < rows[i]->numvals; r++)
+		for (int r = 0; r < remote_rows(rows[i]); r++)
 		{
-			DepthCount *at = counts_at(&counts, DatumGetInt32(SPI_getbinval(rows[i]->vals[r], rows[i]->tupdesc,
-																			 1, &(bool) {0})));
+			DepthCount *at = counts_at(&counts, (int32) remote_int8(rows[i], r, 0));
 
-			at->states += int8_or_zero_of(rows[i], r, 2);
-			at->expanded += int8_or_zero_of(rows[i], r, 3);
-			at->terminal += int8_or_zero_of(rows[i], r, 4);
-			at->proven += int8_or_zero_of(rows[i], r, 5);
-			at->edges += int8_or_zero_of(rows[i], r, 6);
+			at->states += remote_int8(rows[i], r, 1);
+			at->expanded += remote_int8(rows[i], r, 2);
+			at->terminal += remote_int8(rows[i], r, 3);
+			at->proven += remote_int8(rows[i], r, 4);
+			at->edges += remote_int8(rows[i], r, 5);
 		}
 	rows = query_all(nodes, psprintf("SELECT utility, states FROM gametree.tree_values WHERE %s",
-									 psprintf(key, "tree")),
-					 "utility jsonb, states bigint");
+									 psprintf(key, "tree")));
 	for (int i = 0; i < nodes->n; i++)
-		for (uint64 r = 0; r < rows[i]->numvals; r++)
-			counts_proven(&values, 0,
-						  DatumGetJsonbP(SPI_getbinval(rows[i]->vals[r], rows[i]->tupdesc, 1, &(bool) {0})),
-						  int8_or_zero_of(rows[i], r, 2));
+		for (int r = 0; r < remote_rows(rows[i]); r++)
+		{
+			bool		isnull;
+			Datum		utility = remote_value(rows[i], r, 0, JSONBOID, &isnull);
+
+			if (!isnull)
+				counts_proven(&values, 0, DatumGetJsonbP(utility), remote_int8(rows[i], r, 1));
+		}
 	/* The proven states per utility; counts_proven also counted them at depth 0, of values alone. */
 	counts.values = values.values;
 	counts.nvalues = values.nvalues;
@@ -477,12 +498,11 @@ shard_create_tree(Tree *tree, const GameState *root, Datum node_names)
 	{
 		const TreeNode *node = &tree->nodes[i];
 
-		remote_query(&nodes.links[i],
-					 psprintf("SELECT gametree.shard_create(%s, %s, %d, %lld, %lld, %s)", nodes.name_literal,
-							  quote_literal_cstr(tree->game->name), node->number, (long long) node->low,
-							  (long long) node->high, quote_literal_cstr(root_json)),
-					 "root bigint");
-		SPI_freetuptable(SPI_tuptable);
+		remote_free(remote_query(&nodes.links[i],
+								 psprintf("SELECT gametree.shard_create(%s, %s, %d, %lld, %lld, %s)",
+										  nodes.name_literal, quote_literal_cstr(tree->game->name), node->number,
+										  (long long) node->low, (long long) node->high,
+										  quote_literal_cstr(root_json))));
 		/* Each node's part of the tables, a partition of the coordinator's. */
 		for (int t = 0; t < 2; t++)
 			spi_run(psprintf("CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES FROM (%lld) TO (%s) "
@@ -509,12 +529,14 @@ shard_drop_parts(const Tree *tree)
 	for (int i = 0; i < nodes.n; i++)
 	{
 		/* A part never created (a create_tree that failed there) is not there to drop. */
-		remote_query(&nodes.links[i],
-					 psprintf("SELECT count(*) FROM gametree.trees WHERE schema = %s AND name = %s",
-							  quote_literal_cstr(tree->schema), quote_literal_cstr(tree->name)),
-					 "parts bigint");
-		if (int8_or_zero(0, 1) > 0)
-			remote_query(&nodes.links[i], psprintf("SELECT gametree.drop_tree(%s)", nodes.name_literal), "dropped text");
+		RemoteResult *parts = remote_query(&nodes.links[i],
+										   psprintf("SELECT count(*) FROM gametree.trees WHERE schema = %s "
+													"AND name = %s", quote_literal_cstr(tree->schema),
+													quote_literal_cstr(tree->name)));
+
+		if (remote_int8(parts, 0, 0) > 0)
+			remote_free(remote_query(&nodes.links[i], psprintf("SELECT gametree.drop_tree(%s)",
+															   nodes.name_literal)));
 	}
 }
 
@@ -526,14 +548,13 @@ static int32
 frontier_depth(Nodes *nodes, int32 max_depth)
 {
 	int32		depth = -1;
-	SPITupleTable **rows = query_all(nodes, psprintf("SELECT min(depth) FROM %s WHERE NOT expanded AND depth < %d",
-													 nodes->tree->states, max_depth),
-									 "depth integer");
+	RemoteResult **rows = query_all(nodes, psprintf("SELECT min(depth) FROM %s WHERE NOT expanded AND depth < %d",
+													nodes->tree->states, max_depth));
 
 	for (int i = 0; i < nodes->n; i++)
 	{
 		bool		isnull = true;
-		Datum		d = rows[i]->numvals == 1 ? SPI_getbinval(rows[i]->vals[0], rows[i]->tupdesc, 1, &isnull) : 0;
+		Datum		d = remote_rows(rows[i]) == 1 ? remote_value(rows[i], 0, 0, INT4OID, &isnull) : 0;
 
 		if (!isnull && (depth < 0 || DatumGetInt32(d) < depth))
 			depth = DatumGetInt32(d);
@@ -554,11 +575,11 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 	int			waves = 0;
 	int64		changed;
 	int32		deepest;
-	SPITupleTable **wanted = palloc0(nodes->n * sizeof(SPITupleTable *));
+	RemoteResult **wanted = palloc0(nodes->n * sizeof(RemoteResult *));
 
 	/* Every node reads its part and tells the others which of their states its edges lead to. */
 	run_each(nodes, calls_naming_others(nodes, "shard_part", from_scratch ? ", true" : ", false"),
-			 PAYLOAD_COLUMNS, wanted);
+			 wanted);
 	(void) deliver(nodes, wanted, nodes->links, "shard_take_wanted", true);
 	/* Then every such state's value, before any step. */
 	(void) relay_values(nodes);
@@ -570,19 +591,18 @@ propagate_in_waves(Nodes *nodes, bool from_scratch)
 	{
 		CHECK_FOR_INTERRUPTS();
 		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, %d)", nodes->name_literal, depth),
-				   "status text", NULL);
+				   NULL);
 		(void) relay_values(nodes);
 	}
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
 		run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, -1)", nodes->name_literal),
-				   "status text", NULL);
+				   NULL);
 		changed = relay_values(nodes);
 		waves++;
 	} while (changed > 0 && waves < MAX_WAVES);
-	run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, NULL)", nodes->name_literal), "status text",
-			   NULL);
+	run_on_all(nodes, psprintf("SELECT gametree.shard_propagate(%s, NULL)", nodes->name_literal), NULL);
 	if (changed > 0)
 		ereport(NOTICE,
 				(errmsg("propagation of %s stopped after %d waves: values still change between nodes",
@@ -632,7 +652,7 @@ shard_grow(Tree *tree, int64 max_states, int32 max_depth, int64 time_limit, bool
 		/* Each node may store its share of what is left, beyond what it holds. */
 		run_on_all(&nodes, psprintf("CALL gametree.shard_grow(%s, %d, %s, %s)", nodes.name_literal, depth,
 									left < 0 ? "NULL" : psprintf("%lld", (long long) left),
-									time_left), "status text", NULL);
+									time_left), NULL);
 		ship_states(&nodes);
 		sum_counts(&nodes);
 		ereport(NOTICE,
