@@ -178,6 +178,8 @@ link_error(RemoteLink *link, PGresult *rows, const char *what)
 	if (sqlstate != NULL && strlen(sqlstate) == 5)
 		code = MAKE_SQLSTATE(sqlstate[0], sqlstate[1], sqlstate[2], sqlstate[3], sqlstate[4]);
 	PQclear(rows);
+	/* The statement is over (or the connection is): nothing to cancel. */
+	link->busy = false;
 	remote_abandon(link, 1);
 	if (what != NULL)
 		ereport(ERROR,
