@@ -7,16 +7,18 @@
  * (gametree.tree_nodes), so that a shard can later move to another node.
  * A node's part is an ordinary tree of the same name holding the states of
  * its range and the edges out of them: expanding a state is local.  A new
- * child held by another node waits in the part's <tree>_outbox until the
- * coordinator ships it, packed with thousands of others, to its holder,
+ * child held by another node waits in the part's <tree>_outbox, packed as
+ * it travels by the batch that found it, until the coordinator ships it,
+ * with thousands of others, to its holder,
  * which stores it once (its primary key absorbs transpositions arriving
  * from several nodes).
  *
  * The coordinator holds no states: its <tree>_states and <tree>_edges are
  * partitioned by range of the id (of init_id for edges) with foreign
  * partitions (postgres_fdw) on the nodes, so that SQL reads the whole tree,
- * and its <tree>_moves gathers every node's moves.  It drives the jobs
- * through dblink with the caller's user mappings, no passwords of its own:
+ * and its <tree>_moves gathers every node's moves.  It drives the jobs over
+ * libpq (pg/remote.h) with the caller's user mappings, no passwords of its
+ * own, passing payloads on as their bytes:
  * - grow, level by level (so depths are shortest distances from the root,
  *   as on one server): every node expands its states at the shallowest
  *   depth of the frontier at once, then their outboxes are shipped;

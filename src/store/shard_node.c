@@ -1,7 +1,7 @@
 /*
  * shard_node.c: a node's side of a sharded tree (shard.h): its part, the
  * states it ships and stores, and the steps of its propagation.  Each call is one
- * transaction on the node, run by the coordinator through dblink; storing
+ * transaction on the node, run by the coordinator over libpq; storing
  * what was stored already changes nothing, so a batch shipped again after
  * a failure is harmless.
  */

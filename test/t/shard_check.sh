@@ -11,7 +11,8 @@
 # (tools/lib.sh: node I in $(gt_cluster_dir)/node<I>, its own unix socket,
 # port GAMETREE_PORT + 100 + I), stopped on exit.  Each node gets a fresh
 # database gametree_shard with gametree; the coordinator a database
-# gametree_shard with postgres_fdw, dblink and gametree, and the foreign
+# gametree_shard with postgres_fdw, dblink (for the checks' own reads of
+# the nodes: gametree does not use it) and gametree, and the foreign
 # servers node1 to node3 with user mappings (gt_node_servers_sql).  There:
 #
 #   ttt  tic-tac-toe over node1..3, grown in full, beside one_ttt, the

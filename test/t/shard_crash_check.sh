@@ -36,16 +36,19 @@
 # the graph view's values, moves, the counts, the principal variation).
 #
 # Then two roles that are not superusers, gt_shard_alice and gt_shard_bob,
-# on the coordinator and on the nodes.  dblink and postgres_fdw let a role
-# that is not a superuser connect only with a password that the server
-# asked for (dblink: password_required, PQconnectionUsedPassword), and the
-# nodes trust every local connection (initdb --auth=trust).  So on each
+# on the coordinator and on the nodes.  gametree, as postgres_fdw and
+# dblink, lets a role that is not a superuser connect to a node only with
+# a password that the node asked for (its user mapping's password,
+# PQconnectionUsedPassword), and the nodes trust every local connection
+# (initdb --auth=trust).  So on each
 # node the roles get a password and a line of pg_hba.conf that asks it of
 # them, before the trust lines (scram-sha-256; removed on exit), reloaded;
 # on the coordinator each role gets USAGE on the servers and user mappings
 # (user, password), its own schema there and on each node.  Checked:
 #   - alice without a user mapping for node1 cannot create a sharded tree:
 #     the error names node 1 and the missing mapping, and nothing is left;
+#     nor with a mapping without a password, nor with one as postgres
+#     (whom the node trusts) with a password the node does not ask for;
 #   - with her mappings, alice creates and grows tic-tac-toe to depth 4
 #     over the nodes, equal to her one-server tree, its parts hers;
 #   - bob cannot read alice's tree through the coordinator (nor on a node
@@ -412,6 +415,21 @@ none "nothing is left of $ALICE's tree that could not be created, on the coordin
 	"SELECT 'coordinator', name FROM gametree.trees WHERE name = 'a_ttt'
 	 UNION ALL SELECT 'node' || n, t.name FROM generate_series(1, $NODES) n,
 	           dblink('node' || n, 'SELECT name FROM gametree.trees WHERE name = ''a_ttt''') AS t(name text)"
+
+PGUSER=$ALICE q "CREATE USER MAPPING FOR CURRENT_USER SERVER node1 OPTIONS (user '$ALICE')" >/dev/null
+fails "$ALICE with a user mapping for node1 without a password cannot create a sharded tree" \
+	"node 1 of tree $ALICE\.a_ttt \(server node1\): password is required" \
+	"SELECT gametree.create_tree('a_ttt', 'tictactoe', nodes => $NODE_ARRAY)" "$ALICE"
+PGUSER=$ALICE q "ALTER USER MAPPING FOR CURRENT_USER SERVER node1 OPTIONS (SET user 'postgres', ADD password 'any')" \
+	>/dev/null
+fails "$ALICE mapped to postgres, whom node 1 trusts, is refused: node 1 asked for no password" \
+	"node 1 of tree $ALICE\.a_ttt \(server node1\): password is required" \
+	"SELECT gametree.create_tree('a_ttt', 'tictactoe', nodes => $NODE_ARRAY)" "$ALICE"
+none "nothing is left of those attempts, on the coordinator and the nodes" \
+	"SELECT 'coordinator', name FROM gametree.trees WHERE name = 'a_ttt'
+	 UNION ALL SELECT 'node' || n, t.name FROM generate_series(1, $NODES) n,
+	           dblink('node' || n, 'SELECT name FROM gametree.trees WHERE name = ''a_ttt''') AS t(name text)"
+PGUSER=$ALICE q "DROP USER MAPPING FOR CURRENT_USER SERVER node1" >/dev/null
 
 if out=$(PGUSER=$ALICE q "CREATE USER MAPPING FOR CURRENT_USER SERVER node1
                           OPTIONS (user '$ALICE', password '$ALICE_PASSWORD')
