@@ -408,28 +408,23 @@ else
 	ok "node 1 asks $ALICE for her password (a wrong one is refused)"
 fi
 
-fails "$ALICE without a user mapping for node1 cannot create a sharded tree" \
-	"node 1 of tree $ALICE\.a_ttt \(server node1\): user mapping not found" \
-	"SELECT gametree.create_tree('a_ttt', 'tictactoe', nodes => $NODE_ARRAY)" "$ALICE"
+# alice_cannot_create DESCRIPTION ERROR: her create_tree over the nodes fails
+# with "node 1 of tree ...: ERROR" (a grep -E pattern).
+alice_cannot_create() {
+	fails "$ALICE $1 cannot create a sharded tree" "node 1 of tree $ALICE\.a_ttt \(server node1\): $2" \
+		"SELECT gametree.create_tree('a_ttt', 'tictactoe', nodes => $NODE_ARRAY)" "$ALICE"
+}
+alice_cannot_create "without a user mapping for node1" "user mapping not found"
+PGUSER=$ALICE q "CREATE USER MAPPING FOR CURRENT_USER SERVER node1 OPTIONS (user '$ALICE')" >/dev/null
+alice_cannot_create "with a user mapping for node1 without a password" "password is required"
+PGUSER=$ALICE q "ALTER USER MAPPING FOR CURRENT_USER SERVER node1 OPTIONS (SET user 'postgres', ADD password 'any')" \
+	>/dev/null
+alice_cannot_create "mapped to postgres, whom node 1 trusts without asking a password," "password is required"
+PGUSER=$ALICE q "DROP USER MAPPING FOR CURRENT_USER SERVER node1" >/dev/null
 none "nothing is left of $ALICE's tree that could not be created, on the coordinator and the nodes" \
 	"SELECT 'coordinator', name FROM gametree.trees WHERE name = 'a_ttt'
 	 UNION ALL SELECT 'node' || n, t.name FROM generate_series(1, $NODES) n,
 	           dblink('node' || n, 'SELECT name FROM gametree.trees WHERE name = ''a_ttt''') AS t(name text)"
-
-PGUSER=$ALICE q "CREATE USER MAPPING FOR CURRENT_USER SERVER node1 OPTIONS (user '$ALICE')" >/dev/null
-fails "$ALICE with a user mapping for node1 without a password cannot create a sharded tree" \
-	"node 1 of tree $ALICE\.a_ttt \(server node1\): password is required" \
-	"SELECT gametree.create_tree('a_ttt', 'tictactoe', nodes => $NODE_ARRAY)" "$ALICE"
-PGUSER=$ALICE q "ALTER USER MAPPING FOR CURRENT_USER SERVER node1 OPTIONS (SET user 'postgres', ADD password 'any')" \
-	>/dev/null
-fails "$ALICE mapped to postgres, whom node 1 trusts, is refused: node 1 asked for no password" \
-	"node 1 of tree $ALICE\.a_ttt \(server node1\): password is required" \
-	"SELECT gametree.create_tree('a_ttt', 'tictactoe', nodes => $NODE_ARRAY)" "$ALICE"
-none "nothing is left of those attempts, on the coordinator and the nodes" \
-	"SELECT 'coordinator', name FROM gametree.trees WHERE name = 'a_ttt'
-	 UNION ALL SELECT 'node' || n, t.name FROM generate_series(1, $NODES) n,
-	           dblink('node' || n, 'SELECT name FROM gametree.trees WHERE name = ''a_ttt''') AS t(name text)"
-PGUSER=$ALICE q "DROP USER MAPPING FOR CURRENT_USER SERVER node1" >/dev/null
 
 if out=$(PGUSER=$ALICE q "CREATE USER MAPPING FOR CURRENT_USER SERVER node1
                           OPTIONS (user '$ALICE', password '$ALICE_PASSWORD')
