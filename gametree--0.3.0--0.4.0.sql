@@ -184,3 +184,15 @@ AS 'MODULE_PATHNAME', 'gametree_match_replay'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.match_replay(bigint) IS
 'A recorded match step by step, recomputed from its moves: ply 0 the initial state, then each joint move and the state it leads to, with the goals of a terminal state';
+
+-- Proof-number search in memory.
+CREATE FUNCTION @extschema@.prove(game text, state jsonb DEFAULT NULL, time_limit interval DEFAULT NULL,
+                                  max_states bigint DEFAULT NULL,
+                                  OUT proven boolean, OUT utility jsonb, OUT best_move jsonb, OUT bounds jsonb,
+                                  OUT states bigint, OUT searches integer, OUT proof_number bigint,
+                                  OUT disproof_number bigint, OUT stopped text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gametree_prove'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.prove(text, jsonb, interval, bigint) IS
+'The value of a state (NULL: the initial one) under perfect play, proven by proof-number search in memory, with a move that keeps it; or the bounds reached within time_limit, max_states and gametree.search_memory. Games of one role, or of two whose goals sum to 100';

@@ -190,6 +190,17 @@ LANGUAGE C VOLATILE ROWS 30;
 COMMENT ON FUNCTION @extschema@.analyse(text, jsonb, interval, integer, text, text) IS
 'Every legal move of a state, best first, with its value (utility, proven, non-losing mobility), Monte Carlo visits, the search depth and the expected line (pv)';
 
+CREATE FUNCTION @extschema@.prove(game text, state jsonb DEFAULT NULL, time_limit interval DEFAULT NULL,
+                                  max_states bigint DEFAULT NULL,
+                                  OUT proven boolean, OUT utility jsonb, OUT best_move jsonb, OUT bounds jsonb,
+                                  OUT states bigint, OUT searches integer, OUT proof_number bigint,
+                                  OUT disproof_number bigint, OUT stopped text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gametree_prove'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.prove(text, jsonb, interval, bigint) IS
+'The value of a state (NULL: the initial one) under perfect play, proven by proof-number search in memory, with a move that keeps it; or the bounds reached within time_limit, max_states and gametree.search_memory. Games of one role, or of two whose goals sum to 100';
+
 -- Trees: <name>_states, <name>_moves and <name>_edges with the view <name>_graph, recorded in gametree.trees.
 --
 -- Everyone may read the catalogs; only gametree's functions write them (as

@@ -1,0 +1,575 @@
+/*
+ * pns.c: proof-number search over the game interface (pns.h tells the
+ * method).  Positions live in one growing array, found by their hash in
+ * an open-addressing index and told apart by their bytes, which are kept
+ * one after another in blocks; their children in one more array, as
+ * indexes in the order of the moves that lead to them (the moves are
+ * generated again where they are needed).  Everything is in a memory
+ * context of the search's own, inside the caller's, measured against the
+ * memory limit as positions are added: about 110 bytes a position of
+ * connect four.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "miscadmin.h"
+#include "search/pns.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+/* How much further than the second-best child a child's threshold reaches (df-pn's 1+epsilon). */
+#define PNS_EPSILON 0.25
+
+/* Bytes of the blocks that hold the positions' bytes. */
+#define PNS_STATE_BLOCK (1024 * 1024)
+
+/* Expansions between two looks at the clock. */
+#define PNS_CLOCK_EVERY 256
+
+/* A position's role to move: the first role maximizes the value, the second minimizes it. */
+#define MOVER_TERMINAL (-1)
+
+typedef struct PnsNode
+{
+	uint64		hash;
+	GameState  *state;
+	int64		first;			/* its children's place in child[]; -1: not expanded */
+	int32		nchildren;
+	int8		mover;			/* 0 or 1, MOVER_TERMINAL */
+	int8		lo;				/* bounds on its value, the first role's goal */
+	int8		hi;
+	bool		on_path;		/* on the search's path now */
+	int8		threshold;		/* the t its numbers are for; -1: none yet */
+	uint8		nmoves;			/* its moves, at most 255 counted: its first numbers */
+	uint32		proof;
+	uint32		disproof;
+} PnsNode;
+
+typedef struct Pns
+{
+	const Game *game;
+	const PnsLimits *limits;
+	MemoryContext cxt;
+	PnsNode    *nodes;
+	int32		nnodes;
+	int32		maxnodes;
+	int32	   *slots;			/* index of nodes by hash: node + 1, 0 empty */
+	int64		nslots;			/* a power of two, at least twice nnodes */
+	int32	   *child;
+	int64		nchild;
+	int64		maxchild;
+	char	   *block;			/* where the next position's bytes go */
+	Size		block_left;
+	GameMove   *moves;			/* room for the moves of the position expanded */
+	GameMove   *counted;		/* and of a new one, counted */
+	GameState  *scratch;
+	int			t;				/* the search's: "the first role gets at least t" */
+	int64		expanded;
+	PnsStop		stop;
+} Pns;
+
+#define NODE(p, i) (&(p)->nodes[i])
+
+void
+pns_check_game(const Game *game)
+{
+	if (game->nroles > 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("proof-number search proves games of one or two roles, and %s has %d", game->name,
+						game->nroles),
+				 errdetail("With more roles a position's value is max^n's, which depends on how roles break "
+						   "ties: no proof of a bound settles it."),
+				 errhint("gametree.grow and gametree.propagate value such games in full.")));
+}
+
+const char *
+pns_stop_name(PnsStop stop)
+{
+	switch (stop)
+	{
+		case PNS_DONE:
+			return "proven";
+		case PNS_TIME:
+			return "time_limit";
+		case PNS_MAX_STATES:
+			return "max_states";
+		case PNS_MEMORY:
+			return "memory";
+		case PNS_CYCLES:
+			return "cycles";
+	}
+	return "?";
+}
+
+static uint32
+saturating_add(uint32 a, uint32 b)
+{
+	return a >= PNS_INFINITE - b ? PNS_INFINITE : a + b;
+}
+
+/* The position's value for the boolean search: proven, disproven, or neither. */
+static bool
+proven_for(const PnsNode *node, int t)
+{
+	return node->lo >= t;
+}
+
+static bool
+disproven_for(const PnsNode *node, int t)
+{
+	return node->hi < t;
+}
+
+/* The limits, looked at as a position is added; sets p->stop. */
+static bool
+out_of_limits(Pns *p)
+{
+	if (p->stop != PNS_DONE)
+		return true;
+	if (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states)
+		p->stop = PNS_MAX_STATES;
+	else if (MemoryContextMemAllocated(p->cxt, true) > p->limits->memory)
+		p->stop = PNS_MEMORY;
+	else if (p->limits->deadline != 0 && p->expanded % PNS_CLOCK_EVERY == 0 &&
+			 GetCurrentTimestamp() >= p->limits->deadline)
+		p->stop = PNS_TIME;
+	return p->stop != PNS_DONE;
+}
+
+static void
+grow_index(Pns *p)
+{
+	int64		nslots = Max(1024, 2 * p->nslots);
+	int32	   *slots = MemoryContextAllocHuge(p->cxt, nslots * sizeof(int32));
+
+	memset(slots, 0, nslots * sizeof(int32));
+	for (int32 i = 0; i < p->nnodes; i++)
+	{
+		int64		s = NODE(p, i)->hash & (nslots - 1);
+
+		while (slots[s] != 0)
+			s = (s + 1) & (nslots - 1);
+		slots[s] = i + 1;
+	}
+	if (p->slots != NULL)
+		pfree(p->slots);
+	p->slots = slots;
+	p->nslots = nslots;
+}
+
+/* A new position: its bounds exact when it is an end, its numbers fresh. */
+static void
+init_node(Pns *p, PnsNode *node)
+{
+	const Game *game = p->game;
+	const GameState *state = node->state;
+
+	node->first = -1;
+	node->nchildren = 0;
+	node->on_path = false;
+	node->threshold = -1;
+	node->proof = node->disproof = 1;
+	if (game->terminal(game, state))
+	{
+		int			goals[GT_MAX_ROLES];
+
+		game->goals(game, state, goals);
+		if (game->nroles == 2 && goals[0] + goals[1] != GT_GOAL_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("proof-number search proves games whose two roles' goals sum to %d, and an end "
+							"of %s gives %d and %d", GT_GOAL_MAX, game->name, goals[0], goals[1]),
+					 errdetail("Where the goals do not sum to %d, each role maximizes its own, and a value "
+							   "is max^n's, which depends on how roles break ties.", GT_GOAL_MAX),
+					 errhint("gametree.grow and gametree.propagate value such games in full.")));
+		node->mover = MOVER_TERMINAL;
+		node->lo = node->hi = (int8) goals[0];
+		return;
+	}
+	node->lo = GT_GOAL_MIN;
+	node->hi = GT_GOAL_MAX;
+	if (game->nroles == 1)
+		node->mover = 0;
+	else
+	{
+		int			mover = game->control(game, state);
+
+		if (mover == GT_NO_ROLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("proof-number search proves games whose roles take turns, and in a position of %s "
+							"both move at once", game->name),
+					 errdetail("Where roles move at once, a position's value is that of mixed strategies."),
+					 errhint("gametree.grow and gametree.propagate value such games in full.")));
+		node->mover = (int8) mover;
+	}
+	node->nmoves = (uint8) Min(game->legal(game, state, p->counted), PG_UINT8_MAX);
+}
+
+/* A copy of state, in the current block. */
+static GameState *
+keep_state(Pns *p, const GameState *state)
+{
+	Size		size = MAXALIGN(offsetof(GameState, data) + state->size);
+	GameState  *kept;
+
+	if (size > p->block_left)
+	{
+		p->block = MemoryContextAlloc(p->cxt, PNS_STATE_BLOCK);
+		p->block_left = PNS_STATE_BLOCK;
+	}
+	kept = (GameState *) p->block;
+	gt_state_copy(kept, state);
+	p->block += size;
+	p->block_left -= size;
+	return kept;
+}
+
+/* The position's index, added when it is new (a copy of state). */
+static int32
+find_or_add(Pns *p, const GameState *state)
+{
+	uint64		hash = gt_state_hash(p->game, state);
+	int64		s;
+	PnsNode    *node;
+
+	if (2 * (p->nnodes + 1) > p->nslots)
+		grow_index(p);
+	for (s = hash & (p->nslots - 1); p->slots[s] != 0; s = (s + 1) & (p->nslots - 1))
+	{
+		node = NODE(p, p->slots[s] - 1);
+		if (node->hash == hash && node->state->size == state->size &&
+			memcmp(node->state->data, state->data, state->size) == 0)
+			return p->slots[s] - 1;
+	}
+	if (p->nnodes == p->maxnodes)
+	{
+		if (p->maxnodes >= PG_INT32_MAX / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("proof-number search keeps at most %d positions", PG_INT32_MAX / 2),
+					 errhint("Give a max_states.")));
+		p->maxnodes = Max(1024, 2 * p->maxnodes);
+		p->nodes = p->nodes == NULL ?
+			MemoryContextAllocHuge(p->cxt, p->maxnodes * sizeof(PnsNode)) :
+			repalloc_huge(p->nodes, p->maxnodes * sizeof(PnsNode));
+	}
+	node = NODE(p, p->nnodes);
+	node->hash = hash;
+	node->state = keep_state(p, state);
+	init_node(p, node);
+	p->slots[s] = ++p->nnodes;
+	return p->nnodes - 1;
+}
+
+/* Generates the position's moves and finds or adds the positions they lead to. */
+static void
+expand(Pns *p, int32 n)
+{
+	const Game *game = p->game;
+	int			nmoves;
+	int64		first;
+
+	if (out_of_limits(p))
+		return;
+	nmoves = game->legal(game, NODE(p, n)->state, p->moves);
+	if (nmoves <= 0 || nmoves > game->max_moves)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("game %s gave %d moves in a position that is not an end", game->name, nmoves)));
+	if (p->nchild + nmoves > p->maxchild)
+	{
+		p->maxchild = Max(Max(4096, 2 * p->maxchild), p->nchild + nmoves);
+		p->child = p->child == NULL ? MemoryContextAllocHuge(p->cxt, p->maxchild * sizeof(int32)) :
+			repalloc_huge(p->child, p->maxchild * sizeof(int32));
+	}
+	first = p->nchild;
+	for (int i = 0; i < nmoves; i++)
+	{
+		game->next(game, NODE(p, n)->state, p->moves[i], p->scratch);
+		p->child[first + i] = find_or_add(p, p->scratch);
+	}
+	p->nchild += nmoves;
+	NODE(p, n)->first = first;
+	NODE(p, n)->nchildren = nmoves;
+	p->expanded++;
+}
+
+/* A position's numbers in the search for p->t, as it stands: 1 and 1 when new to this search. */
+static void
+own_numbers(const Pns *p, const PnsNode *node, uint32 *proof, uint32 *disproof)
+{
+	if (proven_for(node, p->t))
+	{
+		*proof = 0;
+		*disproof = PNS_INFINITE;
+	}
+	else if (disproven_for(node, p->t))
+	{
+		*proof = PNS_INFINITE;
+		*disproof = 0;
+	}
+	else if (node->threshold == p->t)
+	{
+		*proof = node->proof;
+		*disproof = node->disproof;
+	}
+	else
+	{
+		/*
+		 * New to this search: to prove what needs all its moves, as many as
+		 * it has (mobility initialization, as in Allis's proof-number
+		 * search); what needs one of them, one.
+		 */
+		*proof = node->mover == 0 ? 1 : Max(node->nmoves, 1);
+		*disproof = node->mover == 0 ? Max(node->nmoves, 1) : 1;
+	}
+}
+
+/*
+ * A child's numbers: on the path, neither provable nor disprovable through
+ * it (infinite both), so that no proof goes round a cycle.  Numbers made
+ * so are kept for the rest of the search: on another path they may keep
+ * it from a proof (it then says so), never give a wrong one.
+ */
+static void
+child_numbers(const Pns *p, const PnsNode *c, uint32 *proof, uint32 *disproof)
+{
+	if (c->on_path && !proven_for(c, p->t) && !disproven_for(c, p->t))
+		*proof = *disproof = PNS_INFINITE;
+	else
+		own_numbers(p, c, proof, disproof);
+}
+
+/*
+ * The number of a position that needs all its children (weak proof-number
+ * search): the largest child's, plus one per other child not yet 0.
+ */
+static uint32
+all_of(uint32 largest, int nonzero)
+{
+	if (nonzero == 0)
+		return 0;
+	return saturating_add(largest, (uint32) (nonzero - 1));
+}
+
+/*
+ * The position's bounds and numbers from its children's, stored in it;
+ * the child to search next (-1: none can be) with its numbers, and the
+ * second-best number of the kind the position takes the least of.
+ */
+static void
+evaluate(Pns *p, int32 n, int32 *best, uint32 *best_proof, uint32 *best_disproof, uint32 *second)
+{
+	PnsNode    *node = NODE(p, n);
+	bool		maximizer = node->mover == 0;
+	int			lo = maximizer ? GT_GOAL_MIN : GT_GOAL_MAX;
+	int			hi = lo;
+	uint32		least = PNS_INFINITE;	/* the smallest proof (maximizer) or disproof number */
+	uint32		largest = 0;	/* the largest of the other kind */
+	int			nonzero = 0;
+
+	*best = -1;
+	*best_proof = *best_disproof = PNS_INFINITE;
+	*second = PNS_INFINITE;
+	if (node->mover == MOVER_TERMINAL || node->first < 0)
+	{
+		uint32		proof,
+					disproof;
+
+		own_numbers(p, node, &proof, &disproof);
+		node->proof = proof;
+		node->disproof = disproof;
+		node->threshold = (int8) p->t;
+		return;
+	}
+	for (int32 k = 0; k < node->nchildren; k++)
+	{
+		const PnsNode *c = NODE(p, p->child[node->first + k]);
+		uint32		proof,
+					disproof,
+					mine,
+					other;
+
+		/* Minimax of the bounds: the mover picks, the first role the largest. */
+		lo = maximizer ? Max(lo, c->lo) : Min(lo, c->lo);
+		hi = maximizer ? Max(hi, c->hi) : Min(hi, c->hi);
+		child_numbers(p, c, &proof, &disproof);
+		mine = maximizer ? proof : disproof;
+		other = maximizer ? disproof : proof;
+		if (mine < least || *best < 0)
+		{
+			*second = least;
+			least = mine;
+			*best = p->child[node->first + k];
+			*best_proof = proof;
+			*best_disproof = disproof;
+		}
+		else if (mine < *second)
+			*second = mine;
+		if (other != 0)
+		{
+			nonzero++;
+			largest = Max(largest, other);
+		}
+	}
+	node->lo = (int8) lo;
+	node->hi = (int8) hi;
+	node->threshold = (int8) p->t;
+	if (proven_for(node, p->t))
+	{
+		node->proof = 0;
+		node->disproof = PNS_INFINITE;
+	}
+	else if (disproven_for(node, p->t))
+	{
+		node->proof = PNS_INFINITE;
+		node->disproof = 0;
+	}
+	else if (maximizer)
+	{
+		node->proof = least;
+		node->disproof = all_of(largest, nonzero);
+	}
+	else
+	{
+		node->proof = all_of(largest, nonzero);
+		node->disproof = least;
+	}
+	/* A child on the path is no choice. */
+	if (*best >= 0 && NODE(p, *best)->on_path)
+		*best = -1;
+}
+
+/* A child's threshold of the kind its parent takes the least of: a bit past the second best. */
+static uint32
+beyond_second(uint32 threshold, uint32 child, uint32 second)
+{
+	uint32		reach = second == PNS_INFINITE ? PNS_INFINITE :
+		(uint32) Min((double) PNS_INFINITE - 1, ceil(second * (1.0 + PNS_EPSILON)));
+
+	return Min(threshold, Max(saturating_add(child, 1), reach));
+}
+
+/*
+ * Searches below position n until its proof number reaches proof_limit
+ * or its disproof number disproof_limit (df-pn's multiple iterative
+ * deepening), or a limit stops the search.
+ */
+static void
+search(Pns *p, int32 n, uint32 proof_limit, uint32 disproof_limit)
+{
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	if (NODE(p, n)->mover != MOVER_TERMINAL && NODE(p, n)->first < 0)
+		expand(p, n);
+	NODE(p, n)->on_path = true;
+	for (;;)
+	{
+		int32		best;
+		uint32		best_proof,
+					best_disproof,
+					second,
+					proof,
+					disproof;
+		PnsNode    *node;
+
+		evaluate(p, n, &best, &best_proof, &best_disproof, &second);
+		node = NODE(p, n);
+		if (p->stop != PNS_DONE || node->proof >= proof_limit || node->disproof >= disproof_limit ||
+			best < 0)
+			break;
+		if (node->mover == 0)
+		{
+			proof = beyond_second(proof_limit, best_proof, second);
+			/* The parent's disproof number is at least the child's: the difference is what others add. */
+			disproof = disproof_limit - (node->disproof - best_disproof);
+		}
+		else
+		{
+			disproof = beyond_second(disproof_limit, best_disproof, second);
+			proof = proof_limit - (node->proof - best_proof);
+		}
+		search(p, best, proof, disproof);
+	}
+	NODE(p, n)->on_path = false;
+}
+
+/*
+ * The root mover's move: one whose position keeps the root's value when
+ * it is proven (for the first role, a child whose value is at least it;
+ * for the second, at most), else the one with the best bounds.
+ */
+static GameMove
+best_move(const Pns *p, const PnsNode *root)
+{
+	int			chosen = -1;
+
+	for (int32 k = 0; k < root->nchildren; k++)
+	{
+		const PnsNode *c = NODE(p, p->child[root->first + k]);
+		const PnsNode *b = chosen < 0 ? NULL : NODE(p, p->child[root->first + chosen]);
+
+		if (root->mover == 0 ?
+			(b == NULL || c->lo > b->lo || (c->lo == b->lo && c->hi > b->hi)) :
+			(b == NULL || c->hi < b->hi || (c->hi == b->hi && c->lo < b->lo)))
+			chosen = k;
+	}
+	if (chosen < 0)
+		return GT_NO_MOVE;
+	/* The children are in the order of the moves. */
+	(void) p->game->legal(p->game, root->state, p->moves);
+	return p->moves[chosen];
+}
+
+void
+pns_solve(const Game *game, const GameState *root_state, const PnsLimits *limits, PnsResult *result)
+{
+	Pns			p = {game, limits};
+	MemoryContext outer = CurrentMemoryContext;
+	PnsNode    *root;
+	bool		proved = false;
+
+	pns_check_game(game);
+	p.cxt = AllocSetContextCreate(outer, "gametree proof-number search", ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(p.cxt);
+	p.moves = palloc(game->max_moves * sizeof(GameMove));
+	p.counted = palloc(game->max_moves * sizeof(GameMove));
+	p.scratch = gt_state_alloc(game);
+	p.stop = PNS_DONE;
+	memset(result, 0, sizeof(PnsResult));
+	(void) find_or_add(&p, root_state);
+	while (p.stop == PNS_DONE)
+	{
+		root = NODE(&p, 0);
+		if (root->lo >= root->hi)
+			break;
+		/* The first search halves the range of win, draw and loss; then each closes in. */
+		if (result->searches == 0)
+			p.t = Max(root->lo + 1, Min(root->hi, (GT_GOAL_MIN + GT_GOAL_MAX) / 2));
+		else
+			p.t = proved ? root->lo + 1 : root->hi;
+		search(&p, 0, PNS_INFINITE, PNS_INFINITE);
+		result->searches++;
+		root = NODE(&p, 0);
+		proved = proven_for(root, p.t);
+		if (p.stop == PNS_DONE && !proved && !disproven_for(root, p.t))
+			p.stop = PNS_CYCLES;
+	}
+	root = NODE(&p, 0);
+	result->proven = root->lo == root->hi;
+	result->lo = root->lo;
+	result->hi = root->hi;
+	result->best_move = root->mover == MOVER_TERMINAL ? GT_NO_MOVE : best_move(&p, root);
+	result->states = p.nnodes;
+	result->expanded = p.expanded;
+	result->threshold = p.t;
+	/* No search ran at an end: no numbers. */
+	result->proof = result->searches > 0 ? root->proof : PNS_INFINITE;
+	result->disproof = result->searches > 0 ? root->disproof : PNS_INFINITE;
+	result->stop = result->proven ? PNS_DONE : p.stop;
+	MemoryContextSwitchTo(outer);
+	MemoryContextDelete(p.cxt);
+}
