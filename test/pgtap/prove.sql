@@ -6,12 +6,13 @@
 -- positions, the published count); nim with heaps 1, 5, 4 and 2 is the
 -- first player's, only by emptying heap d (its nim-sum is 2); connect four
 -- positions whose values tools/c4solve established outside the tests
--- (test/data/connect4_values.tsv).  Then the limits and the games it
--- refuses.  Without time limits but on the easy positions, so the results
+-- (test/data/connect4_values.tsv); checkers endgames of kings that its
+-- own retrograde count valued (test/data/checkers_kings.tsv).  Then the
+-- limits and the games it refuses.  Without time limits but on the easy positions, so the results
 -- do not depend on the machine.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(27);
 
 \ir helpers.psql
 
@@ -69,6 +70,22 @@ SELECT is((SELECT array_agg(moves) FROM c4
 SELECT is((SELECT array_agg(moves) FROM c4
            WHERE column_values[(best_move->(CASE mover WHEN 'red' THEN 0 ELSE 1 END)->2->>1)::int] <> value), NULL,
           'each best move keeps that value');
+
+-- Checkers endgames of kings only, valued by the project's own
+-- retrograde solver (tools/ckretro, test/data/checkers_kings.tsv), clock 0.
+CREATE TEMP TABLE kings AS
+SELECT k.fen, k.value, k.fen ~ 'K.*K.*K.*K' AS three_against_two,
+       CASE WHEN k.fen LIKE 'W%' THEN 'white' ELSE 'black' END AS mover, p.*
+FROM reference_checkers_kings k,
+     LATERAL gametree.prove('checkers', gametree.from_fen('checkers', k.fen), max_states => 500000) p
+WHERE k.fen !~ 'K.*K.*K.*K' OR k.value <> 'draw';
+SELECT is((SELECT count(*) FILTER (WHERE proven) || ' of ' || count(*) FROM kings WHERE NOT three_against_two),
+          '20 of 20', 'two kings against one: all 20 positions proven, draws among them');
+SELECT is((SELECT count(*) FILTER (WHERE proven) || ' of ' || count(*) FROM kings WHERE three_against_two),
+          '10 of 12', 'three against two: 10 of the 12 won or lost positions proven within 500,000 positions');
+SELECT is((SELECT array_agg(fen) FROM kings
+           WHERE proven AND (utility->>mover)::int <> CASE value WHEN 'win' THEN 100 WHEN 'draw' THEN 50 ELSE 0 END),
+          NULL, 'each with the value the retrograde count gives it');
 
 -- Limits.
 SELECT is((SELECT stopped || ' ' || proven || ' ' || bounds::text

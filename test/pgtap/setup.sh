@@ -11,7 +11,7 @@
 # each number's source) into tables of public that the tests compare with:
 # reference_perft, reference_perft_move_rules, reference_positions, the
 # search suites (reference_chess_mates, reference_chess_avoid_mate,
-# reference_connect4_values, reference_connect4_exact), the perft of each
+# reference_connect4_values, reference_connect4_exact, reference_checkers_kings), the perft of each
 # game the conformance suite checks (reference_conformance) and reference_gdl,
 # the text of each GDL description of test/data/gdl/.  The server is the
 # one libpq's environment names (PGHOST, PGPORT, PGUSER); PSQL names the
@@ -39,9 +39,11 @@ run_psql -d "$db" \
 	-c "CREATE TABLE public.reference_chess_avoid_mate (fen text, blundering_moves text, safe_moves_count int)" \
 	-c "CREATE TABLE public.reference_connect4_values (moves text, plies int, value text, column_values text)" \
 	-c "CREATE TABLE public.reference_connect4_exact (moves text, plies int, score int, column_scores text)" \
+	-c "CREATE TABLE public.reference_checkers_kings (fen text, value text)" \
 	-c "CREATE TABLE public.reference_conformance (game text PRIMARY KEY, perft_game text, perft_name text,
 	                                              max_depth int, source text)"
-for table in perft perft_move_rules positions chess_mates chess_avoid_mate connect4_values connect4_exact conformance; do
+for table in perft perft_move_rules positions chess_mates chess_avoid_mate connect4_values connect4_exact \
+	checkers_kings conformance; do
 	run_psql -d "$db" -c "\\copy public.reference_$table FROM 'test/data/$table.tsv' WITH (FORMAT csv, DELIMITER E'\\t', HEADER true)"
 done
 
