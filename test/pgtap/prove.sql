@@ -52,15 +52,10 @@ SELECT is((SELECT best_move->0->2 FROM nim), '["reduce", "d", 0]', 'only by empt
 -- hardest keeps 1.4 million positions, more than the default
 -- search_memory holds.
 SET gametree.search_memory = '256MB';
-CREATE FUNCTION pg_temp.position(moves text) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT gametree.play('connect4', gametree.initial('connect4'),
-                       coalesce(jsonb_agg(jsonb_build_array('drop', c::int) ORDER BY i), '[]'))
-  FROM string_to_table(moves, NULL) WITH ORDINALITY AS d(c, i)
-$$;
 CREATE TEMP TABLE c4 AS
 SELECT r.moves, r.plies, r.value, string_to_array(r.column_values, ',') AS column_values,
        CASE WHEN r.plies % 2 = 0 THEN 'red' ELSE 'black' END AS mover, p.*
-FROM reference_connect4_values r, LATERAL gametree.prove('connect4', pg_temp.position(r.moves)) p
+FROM reference_connect4_values r, LATERAL gametree.prove('connect4', pg_temp.c4_position(r.moves)) p
 WHERE r.plies >= 16;
 RESET gametree.search_memory;
 SELECT is((SELECT count(*) FROM c4 WHERE proven), 42::bigint, 'the 42 positions of 16 to 22 plies are proven');
@@ -89,7 +84,7 @@ SELECT is((SELECT array_agg(fen) FROM kings
 
 -- Limits.
 SELECT is((SELECT stopped || ' ' || proven || ' ' || bounds::text
-           FROM gametree.prove('connect4', pg_temp.position('2761661612'), max_states => 100)),
+           FROM gametree.prove('connect4', pg_temp.c4_position('2761661612'), max_states => 100)),
           'max_states false {"red": [0, 100], "black": [0, 100]}', 'max_states stops it unproven, with its bounds');
 SELECT is((SELECT proven || ' ' || coalesce(best_move::text, 'no move') || ' ' || searches
            FROM gametree.prove('tictactoe', gametree.play('tictactoe', gametree.initial('tictactoe'),
@@ -99,7 +94,7 @@ SELECT is(pg_temp.try($$SELECT gametree.prove('tictactoe', NULL, time_limit => '
           '22023: time_limit must be positive', 'time_limit must be positive');
 SET gametree.search_memory = '1GB';
 SET statement_timeout = '300ms';
-SELECT is(pg_temp.try($$SELECT gametree.prove('connect4', pg_temp.position('2761661612'))$$),
+SELECT is(pg_temp.try($$SELECT gametree.prove('connect4', pg_temp.c4_position('2761661612'))$$),
           '57014: canceling statement due to statement timeout', 'a long search can be cancelled');
 RESET statement_timeout;
 RESET gametree.search_memory;

@@ -15,17 +15,12 @@ BEGIN;
 SET client_min_messages = warning;
 SELECT plan(11);
 
--- The position after the moves (digits: columns 1..7 from the left).
-CREATE FUNCTION pg_temp.position(moves text) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT gametree.play('connect4', gametree.initial('connect4'),
-                       coalesce(jsonb_agg(jsonb_build_array('drop', c::int) ORDER BY i), '[]'))
-  FROM string_to_table(moves, NULL) WITH ORDINALITY AS d(c, i)
-$$;
+\ir helpers.psql
 
 CREATE TEMP TABLE played AS
 SELECT moves, plies, value, string_to_array(column_values, ',') AS column_values,
        (SELECT (m->2->>1)::int FROM jsonb_array_elements(
-          gametree.bestmove('connect4', pg_temp.position(moves), '10 seconds')) m
+          gametree.bestmove('connect4', pg_temp.c4_position(moves), '10 seconds')) m
         WHERE m->2 <> '"noop"') AS col
 FROM reference_connect4_values;
 
@@ -49,12 +44,12 @@ SELECT is((SELECT array_agg(moves) FROM played WHERE column_values[col] <> value
 -- machine a first call proved column 5 won after 3.5 s.  The call ends
 -- when the root is proven, so '10 seconds' is a bound, not its time.
 SELECT is((SELECT (m->2->>1)::int FROM jsonb_array_elements(
-             gametree.bestmove('connect4', pg_temp.position('1613527211'), '10 seconds')) m
+             gametree.bestmove('connect4', pg_temp.c4_position('1613527211'), '10 seconds')) m
            WHERE m->2 <> '"noop"'), 5, 'the only winning column, proven within ten seconds');
 
 CREATE TEMP TABLE analysed AS
 SELECT a.*, (SELECT (m->2->>1)::int FROM jsonb_array_elements(a.move) m WHERE m->2 <> '"noop"') AS col
-FROM gametree.analyse('connect4', pg_temp.position('1613527211'), '30 seconds') a;
+FROM gametree.analyse('connect4', pg_temp.c4_position('1613527211'), '30 seconds') a;
 
 SELECT results_eq($$SELECT col, proven, (utility->>'red')::numeric FROM analysed ORDER BY col$$,
                   $$VALUES (1, true, 0::numeric), (2, true, 0), (3, true, 0), (4, true, 0),
@@ -77,12 +72,12 @@ BEGIN
   RETURN CASE WHEN gametree.terminal('connect4', s) THEN gametree.goal('connect4', s) END;
 END $$;
 
-SELECT results_eq($$SELECT jsonb_array_length(pv), depth, pg_temp.line_end(pg_temp.position('1613527211'), pv)
+SELECT results_eq($$SELECT jsonb_array_length(pv), depth, pg_temp.line_end(pg_temp.c4_position('1613527211'), pv)
                     FROM analysed WHERE col = 5$$,
                   $$VALUES (31, 31, '{"red": 100, "black": 0}'::jsonb)$$,
                   'column 5: the solver''s line of 31 plies to red''s four');
 SELECT is((SELECT count(*) FROM analysed
-           WHERE jsonb_array_length(pv) <> depth OR pg_temp.line_end(pg_temp.position('1613527211'), pv) IS NULL),
+           WHERE jsonb_array_length(pv) <> depth OR pg_temp.line_end(pg_temp.c4_position('1613527211'), pv) IS NULL),
           0::bigint, 'every column: a legal line to the end of the game, as long as its depth');
 
 -- tools/c4solve's exact scores (Pascal Pons's convention: a win with the
@@ -106,7 +101,7 @@ SELECT e.moves, a.col, a.proven, (a.utility->>CASE WHEN e.plies % 2 = 0 THEN 're
        a.depth
 FROM (SELECT DISTINCT moves, plies FROM exact WHERE plies >= 12) e,
      LATERAL (SELECT b.*, (SELECT (m->2->>1)::int FROM jsonb_array_elements(b.move) m WHERE m->2 <> '"noop"') AS col
-              FROM gametree.analyse('connect4', pg_temp.position(e.moves), '10 seconds') b) a;
+              FROM gametree.analyse('connect4', pg_temp.c4_position(e.moves), '10 seconds') b) a;
 
 SELECT is((SELECT count(*) FROM solved), 102::bigint, '15 positions after 12 to 20 plies, 102 columns');
 SELECT is((SELECT array_agg(e.moves || ':' || e.col) FROM exact e JOIN solved s USING (moves, col)
