@@ -12,7 +12,7 @@
 -- do not depend on the machine.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(27);
+SELECT plan(30);
 
 \ir helpers.psql
 
@@ -126,6 +126,26 @@ SELECT is((SELECT proven || ' ' || stopped || ' ' || bounds::text FROM gametree.
           'false cycles {"a": [0, 100], "b": [0, 100]}', 'a value that rests on a cycle: none, and it says so');
 SELECT is((SELECT utility::text || ' ' || (best_move->0->>2) FROM gametree.prove('prove_cycle_draw')),
           '{"a": 50, "b": 50} stop', 'a cycle that perfect play avoids: proven, a stops');
+
+-- One role: a puzzle, counting to exactly 3 by ones and twos (4 is a
+-- failure).  Its value is the best goal the role reaches; from 2, add 1.
+SELECT is(pg_temp.try($$SELECT gametree.load_game('prove_count', '
+    (role p)
+    (init (count 0))
+    (<= (legal p (add 1)) (true (count ?n)))
+    (<= (legal p (add 2)) (true (count ?n)))
+    (<= (next (count ?m)) (does p (add 1)) (true (count ?n)) (succ ?n ?m))
+    (<= (next (count ?m)) (does p (add 2)) (true (count ?n)) (succ ?n ?k) (succ ?k ?m))
+    (<= terminal (true (count ?n)) (over ?n))
+    (over 3) (over 4)
+    (<= (goal p 100) (true (count 3)))
+    (<= (goal p 0) (true (count 4)))
+    (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)')$$), 'ok', 'a puzzle of one role loads');
+SELECT is((SELECT utility::text || ' ' || bounds::text FROM gametree.prove('prove_count')),
+          '{"p": 100} {"p": [100, 100]}', 'one role: the best goal it reaches');
+SELECT is((SELECT best_move->0->2 FROM gametree.prove('prove_count',
+             gametree.play('prove_count', gametree.initial('prove_count'), '[["add", 2]]'))),
+          '["add", 1]', 'from 2, add 1 (2 would pass 3)');
 
 -- Games it does not prove.
 SELECT is(pg_temp.load('prove_ttt3', 'tictactoe_3player') || ' ' ||
