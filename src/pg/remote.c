@@ -118,7 +118,11 @@ close_connection(RemoteConnection *c, bool running)
 	c->conn = NULL;
 }
 
-void
+/*
+ * Cancels what runs on the links and closes them, so that what their
+ * sessions did in a transaction not committed is rolled back.
+ */
+static void
 remote_abandon(RemoteLink *links, int n)
 {
 	for (int i = 0; i < n; i++)

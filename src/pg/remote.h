@@ -61,12 +61,6 @@ extern void remote_wait(RemoteLink *links, int n, RemoteResult **results);
 extern int	remote_wait_any(RemoteLink *links, int n, RemoteResult **result);
 
 /*
- * Cancels what runs on the links and closes them, so that what their
- * sessions did in a transaction not committed is rolled back.
- */
-extern void remote_abandon(RemoteLink *links, int n);
-
-/*
  * For a PG_CATCH: abandons both sets of links (more may be NULL) and
  * throws the error being handled again.  cxt: the caller's memory context.
  */

@@ -71,8 +71,13 @@ typedef struct Pns
 
 #define NODE(p, i) (&(p)->nodes[i])
 
-void
-pns_check_game(const Game *game)
+/*
+ * Ereports (0A000) unless proof-number search values game: one or two
+ * roles (the checks of goals and of simultaneous moves come as positions
+ * are met).
+ */
+static void
+check_game(const Game *game)
 {
 	if (game->nroles > 2)
 		ereport(ERROR,
@@ -532,7 +537,7 @@ pns_solve(const Game *game, const GameState *root_state, const PnsLimits *limits
 	PnsNode    *root;
 	bool		proved = false;
 
-	pns_check_game(game);
+	check_game(game);
 	p.cxt = AllocSetContextCreate(outer, "gametree proof-number search", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(p.cxt);
 	p.moves = palloc(game->max_moves * sizeof(GameMove));

@@ -83,13 +83,6 @@ typedef struct PnsResult
 /* Proof and disproof numbers: PNS_INFINITE once proven or disproven. */
 #define PNS_INFINITE PG_UINT32_MAX
 
-/*
- * Ereports (0A000) unless proof-number search values game: one or two
- * roles (the checks of goals and of simultaneous moves come as positions
- * are met).
- */
-extern void pns_check_game(const Game *game);
-
 /* Proves the value of root within limits, in the caller's memory context. */
 extern void pns_solve(const Game *game, const GameState *root, const PnsLimits *limits, PnsResult *result);
 
