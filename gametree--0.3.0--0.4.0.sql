@@ -196,3 +196,15 @@ AS 'MODULE_PATHNAME', 'gametree_prove'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION @extschema@.prove(text, jsonb, interval, bigint) IS
 'The value of a state (NULL: the initial one) under perfect play, proven by proof-number search in memory, with a move that keeps it; or the bounds reached within time_limit, max_states and gametree.search_memory. Games of one role, or of two whose goals sum to 100';
+
+
+-- Proof-number search in a tree: what it proved is kept in <tree>_proof.
+CREATE PROCEDURE @extschema@.solve(tree text, state jsonb DEFAULT NULL, time_limit interval DEFAULT NULL,
+                                   max_states bigint DEFAULT NULL)
+AS 'MODULE_PATHNAME', 'gametree_solve'
+LANGUAGE C;
+COMMENT ON PROCEDURE @extschema@.solve(text, jsonb, interval, bigint) IS
+'Batch job: proves the value of a state of the tree (NULL: its root) by proof-number search, storing the states the proof needs, '
+'bounds and proof numbers in <tree>_proof, and proven values in utility, proven and best_move; commits every few seconds '
+'(in one transaction inside a transaction block or a function); stops when proven, at time_limit, max_states positions held, '
+'or gametree.search_memory; resumable';

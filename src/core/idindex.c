@@ -68,3 +68,16 @@ id_index_add(IdIndex *ix, int64 id, int32 row)
 	ix->count++;
 	return row;
 }
+
+void
+id_index_set(IdIndex *ix, int64 id, int32 row)
+{
+	if (id_index_add(ix, id, row) == row)
+		return;
+	for (uint64 s = id_index_slot(ix, id);; s = (s + 1) & ix->mask)
+		if (ix->slots[s].id == id && ix->slots[s].row >= 0)
+		{
+			ix->slots[s].row = row;
+			return;
+		}
+}

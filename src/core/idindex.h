@@ -32,6 +32,8 @@ extern Size id_index_size(int64 expected);
 extern void id_index_free(IdIndex *ix);
 /* Adds id -> row unless id is there; returns the row that id has now. */
 extern int32 id_index_add(IdIndex *ix, int64 id, int32 row);
+/* Adds id -> row, or replaces the row id has. */
+extern void id_index_set(IdIndex *ix, int64 id, int32 row);
 
 static inline uint64
 id_index_slot(const IdIndex *ix, int64 id)

@@ -44,18 +44,29 @@ typedef struct PnsNode
 	uint8		nmoves;			/* its moves, at most 255 counted: its first numbers */
 	uint32		proof;
 	uint32		disproof;
+	int16		level;			/* plies from the root on the path that found it */
+	/* What the store holds of it (PnsStore): its bounds and whether its moves' positions. */
+	int8		written_lo;
+	int8		written_hi;
+	bool		written_expansion;
 } PnsNode;
 
 typedef struct Pns
 {
 	const Game *game;
 	const PnsLimits *limits;
-	MemoryContext cxt;
+	const PnsStore *store;		/* NULL: none */
+	MemoryContext cxt;			/* everything, measured against the memory limit */
+	MemoryContext nodes_cxt;	/* in it, the positions, which forget() lets go */
+	MemoryContext outer;		/* the caller's: changes reported to the store */
+	IdIndex    *known;			/* bounds known of positions not kept (PnsStore); NULL: none */
+	TimestampTz next_write;
+	PnsResult  *result;
 	PnsNode    *nodes;
 	int32		nnodes;
 	int32		maxnodes;
 	int32	   *slots;			/* index of nodes by hash: node + 1, 0 empty */
-	int64		nslots;			/* a power of two, at least twice nnodes */
+	int64		nslots;			/* a power of two, at least twice nnodes; 0: no index yet */
 	int32	   *child;
 	int64		nchild;
 	int64		maxchild;
@@ -147,7 +158,7 @@ static void
 grow_index(Pns *p)
 {
 	int64		nslots = Max(1024, 2 * p->nslots);
-	int32	   *slots = MemoryContextAllocHuge(p->cxt, nslots * sizeof(int32));
+	int32	   *slots = MemoryContextAllocHuge(p->nodes_cxt, nslots * sizeof(int32));
 
 	memset(slots, 0, nslots * sizeof(int32));
 	for (int32 i = 0; i < p->nnodes; i++)
@@ -164,18 +175,24 @@ grow_index(Pns *p)
 	p->nslots = nslots;
 }
 
-/* A new position: its bounds exact when it is an end, its numbers fresh. */
+/*
+ * A new position: its bounds exact when it is an end, else those known of
+ * it (PnsStore) or none; its numbers fresh.
+ */
 static void
-init_node(Pns *p, PnsNode *node)
+init_node(Pns *p, PnsNode *node, int level)
 {
 	const Game *game = p->game;
 	const GameState *state = node->state;
+	int32		known;
 
 	node->first = -1;
 	node->nchildren = 0;
 	node->on_path = false;
 	node->threshold = -1;
 	node->proof = node->disproof = 1;
+	node->level = (int16) Min(level, PG_INT16_MAX);
+	node->written_expansion = false;
 	if (game->terminal(game, state))
 	{
 		int			goals[GT_MAX_ROLES];
@@ -193,8 +210,12 @@ init_node(Pns *p, PnsNode *node)
 		node->lo = node->hi = (int8) goals[0];
 		return;
 	}
-	node->lo = GT_GOAL_MIN;
-	node->hi = GT_GOAL_MAX;
+	known = p->known == NULL ? -1 : id_index_find(p->known, (int64) node->hash);
+	node->lo = known < 0 ? GT_GOAL_MIN : PNS_KNOWN_LO(known);
+	node->hi = known < 0 ? GT_GOAL_MAX : PNS_KNOWN_HI(known);
+	/* Known bounds are the store's. */
+	node->written_lo = node->lo;
+	node->written_hi = node->hi;
 	if (game->nroles == 1)
 		node->mover = 0;
 	else
@@ -222,7 +243,7 @@ keep_state(Pns *p, const GameState *state)
 
 	if (size > p->block_left)
 	{
-		p->block = MemoryContextAlloc(p->cxt, PNS_STATE_BLOCK);
+		p->block = MemoryContextAlloc(p->nodes_cxt, PNS_STATE_BLOCK);
 		p->block_left = PNS_STATE_BLOCK;
 	}
 	kept = (GameState *) p->block;
@@ -232,9 +253,9 @@ keep_state(Pns *p, const GameState *state)
 	return kept;
 }
 
-/* The position's index, added when it is new (a copy of state). */
+/* The position's index, added when it is new (a copy of state) and found at level. */
 static int32
-find_or_add(Pns *p, const GameState *state)
+find_or_add(Pns *p, const GameState *state, int level)
 {
 	uint64		hash = gt_state_hash(p->game, state);
 	int64		s;
@@ -258,16 +279,18 @@ find_or_add(Pns *p, const GameState *state)
 					 errhint("Give a max_states.")));
 		p->maxnodes = Max(1024, 2 * p->maxnodes);
 		p->nodes = p->nodes == NULL ?
-			MemoryContextAllocHuge(p->cxt, p->maxnodes * sizeof(PnsNode)) :
+			MemoryContextAllocHuge(p->nodes_cxt, p->maxnodes * sizeof(PnsNode)) :
 			repalloc_huge(p->nodes, p->maxnodes * sizeof(PnsNode));
 	}
 	node = NODE(p, p->nnodes);
 	node->hash = hash;
 	node->state = keep_state(p, state);
-	init_node(p, node);
+	init_node(p, node, level);
 	p->slots[s] = ++p->nnodes;
 	return p->nnodes - 1;
 }
+
+static void write_changes(Pns *p);
 
 /* Generates the position's moves and finds or adds the positions they lead to. */
 static void
@@ -287,19 +310,21 @@ expand(Pns *p, int32 n)
 	if (p->nchild + nmoves > p->maxchild)
 	{
 		p->maxchild = Max(Max(4096, 2 * p->maxchild), p->nchild + nmoves);
-		p->child = p->child == NULL ? MemoryContextAllocHuge(p->cxt, p->maxchild * sizeof(int32)) :
+		p->child = p->child == NULL ? MemoryContextAllocHuge(p->nodes_cxt, p->maxchild * sizeof(int32)) :
 			repalloc_huge(p->child, p->maxchild * sizeof(int32));
 	}
 	first = p->nchild;
 	for (int i = 0; i < nmoves; i++)
 	{
 		game->next(game, NODE(p, n)->state, p->moves[i], p->scratch);
-		p->child[first + i] = find_or_add(p, p->scratch);
+		p->child[first + i] = find_or_add(p, p->scratch, NODE(p, n)->level + 1);
 	}
 	p->nchild += nmoves;
 	NODE(p, n)->first = first;
 	NODE(p, n)->nchildren = nmoves;
 	p->expanded++;
+	if (p->store != NULL && p->expanded % PNS_CLOCK_EVERY == 0 && GetCurrentTimestamp() >= p->next_write)
+		write_changes(p);
 }
 
 /* A position's numbers in the search for p->t, as it stands: 1 and 1 when new to this search. */
@@ -420,8 +445,9 @@ evaluate(Pns *p, int32 n, int32 *best, uint32 *best_proof, uint32 *best_disproof
 			largest = Max(largest, other);
 		}
 	}
-	node->lo = (int8) lo;
-	node->hi = (int8) hi;
+	/* Bounds only narrow: those it had (known before its children were found again) stay true. */
+	node->lo = (int8) Max(node->lo, lo);
+	node->hi = (int8) Min(node->hi, hi);
 	node->threshold = (int8) p->t;
 	if (proven_for(node, p->t))
 	{
@@ -503,78 +529,231 @@ search(Pns *p, int32 n, uint32 proof_limit, uint32 disproof_limit)
 }
 
 /*
- * The root mover's move: one whose position keeps the root's value when
- * it is proven (for the first role, a child whose value is at least it;
- * for the second, at most), else the one with the best bounds.
+ * The index among its children of the mover's best: one whose position
+ * keeps the position's value when it is proven (for the first role, a
+ * child whose value is at least it; for the second, at most), else the
+ * one with the best bounds; -1 when it has none.
  */
-static GameMove
-best_move(const Pns *p, const PnsNode *root)
+static int
+best_child(const Pns *p, const PnsNode *node)
 {
 	int			chosen = -1;
 
-	for (int32 k = 0; k < root->nchildren; k++)
+	for (int32 k = 0; k < node->nchildren; k++)
 	{
-		const PnsNode *c = NODE(p, p->child[root->first + k]);
-		const PnsNode *b = chosen < 0 ? NULL : NODE(p, p->child[root->first + chosen]);
+		const PnsNode *c = NODE(p, p->child[node->first + k]);
+		const PnsNode *b = chosen < 0 ? NULL : NODE(p, p->child[node->first + chosen]);
 
-		if (root->mover == 0 ?
+		if (node->mover == 0 ?
 			(b == NULL || c->lo > b->lo || (c->lo == b->lo && c->hi > b->hi)) :
 			(b == NULL || c->hi < b->hi || (c->hi == b->hi && c->lo < b->lo)))
 			chosen = k;
 	}
-	if (chosen < 0)
+	return chosen;
+}
+
+/* The move to a child (they are in the order of the moves); GT_NO_MOVE for -1. */
+static GameMove
+move_to(const Pns *p, const PnsNode *node, int k)
+{
+	if (k < 0)
 		return GT_NO_MOVE;
-	/* The children are in the order of the moves. */
-	(void) p->game->legal(p->game, root->state, p->moves);
-	return p->moves[chosen];
+	(void) p->game->legal(p->game, node->state, p->moves);
+	return p->moves[k];
+}
+
+/* Where the search stands, for the store's reports and the caller. */
+static void
+fill_result(const Pns *p, PnsResult *result)
+{
+	const PnsNode *root = NODE(p, 0);
+
+	result->proven = root->lo == root->hi;
+	result->lo = root->lo;
+	result->hi = root->hi;
+	result->states = p->nnodes;
+	result->expanded = p->expanded;
+	result->threshold = p->t;
+	result->proof = root->threshold >= 0 ? root->proof : PNS_INFINITE;
+	result->disproof = root->threshold >= 0 ? root->disproof : PNS_INFINITE;
+}
+
+/* Changes reported to the store at once, at most: their memory is not the search's. */
+#define PNS_WRITE_CHUNK 65536
+
+/*
+ * Reports to the store the positions it does not hold as they are now
+ * (PnsChange), in the order they were found, so that a position comes
+ * after the one whose moves found it.  Ends positions are the store's
+ * with the moves that lead to them.
+ */
+static void
+write_changes(Pns *p)
+{
+	MemoryContext old = MemoryContextSwitchTo(p->outer);
+	PnsChange  *changes = palloc(Min(p->nnodes, PNS_WRITE_CHUNK) * sizeof(PnsChange));
+	int32	   *which = palloc(Min(p->nnodes, PNS_WRITE_CHUNK) * sizeof(int32));
+	int			n = 0;
+
+	fill_result(p, p->result);
+	for (int32 i = 0; i <= p->nnodes; i++)
+	{
+		PnsNode    *node;
+		PnsChange  *c;
+
+		if (n == PNS_WRITE_CHUNK || (i == p->nnodes && n > 0))
+		{
+			p->store->write(p->store->arg, changes, n, p->result);
+			for (int k = 0; k < n; k++)
+				if (changes[k].written)
+				{
+					node = NODE(p, which[k]);
+					node->written_lo = (int8) changes[k].lo;
+					node->written_hi = (int8) changes[k].hi;
+					node->written_expansion = changes[k].expanded;
+				}
+			n = 0;
+		}
+		if (i == p->nnodes)
+			break;
+		node = NODE(p, i);
+		if (node->mover == MOVER_TERMINAL ||
+			(i > 0 && node->lo == node->written_lo && node->hi == node->written_hi &&
+			 (node->first < 0 || node->written_expansion)))
+			continue;
+		c = &changes[n];
+		which[n++] = i;
+		c->hash = node->hash;
+		c->state = node->state;
+		c->level = node->level;
+		c->root = i == 0;
+		c->expanded = node->first >= 0;
+		c->lo = node->lo;
+		c->hi = node->hi;
+		c->threshold = node->threshold;
+		c->proof = node->proof;
+		c->disproof = node->disproof;
+		c->best = node->lo == node->hi && node->first >= 0 ? move_to(p, node, best_child(p, node)) : GT_NO_MOVE;
+		c->written = false;
+	}
+	pfree(changes);
+	pfree(which);
+	MemoryContextSwitchTo(old);
+	p->next_write = GetCurrentTimestamp() + p->store->write_interval;
+}
+
+/* Positions kept from the start: the root and the index's first slots. */
+static void
+start_nodes(Pns *p, const GameState *root_state)
+{
+	p->nodes = NULL;
+	p->nnodes = p->maxnodes = 0;
+	p->slots = NULL;
+	p->nslots = 0;
+	p->child = NULL;
+	p->nchild = p->maxchild = 0;
+	p->block = NULL;
+	p->block_left = 0;
+	(void) find_or_add(p, root_state, 0);
+}
+
+/* A position not an end whose bounds are narrower than those known of it. */
+static bool
+narrowed_anew(const Pns *p, const PnsNode *node)
+{
+	int32		known;
+
+	if (node->mover == MOVER_TERMINAL || (node->lo == GT_GOAL_MIN && node->hi == GT_GOAL_MAX))
+		return false;
+	known = id_index_find(p->known, (int64) node->hash);
+	return known != PNS_KNOWN(node->lo, node->hi);
+}
+
+/*
+ * With a store, when memory is full: writes what the search found, keeps
+ * the bounds of the positions it narrowed, forgets the positions and
+ * starts again from the root.  Returns false, having done nothing, when
+ * that would not help: the bounds kept would take half the memory, or no
+ * position was narrowed since the last time.
+ */
+static bool
+forget(Pns *p, const GameState *root_state)
+{
+	int64		narrowed = 0;
+
+	if (p->store == NULL || (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states))
+		return false;
+	for (int32 i = 1; i < p->nnodes; i++)
+		if (narrowed_anew(p, NODE(p, i)))
+			narrowed++;
+	if (narrowed == 0 ||
+		id_index_size(p->known->count + narrowed) > p->limits->memory / 2)
+		return false;
+	write_changes(p);
+	for (int32 i = 1; i < p->nnodes; i++)
+		if (narrowed_anew(p, NODE(p, i)))
+			id_index_set(p->known, (int64) NODE(p, i)->hash, PNS_KNOWN(NODE(p, i)->lo, NODE(p, i)->hi));
+	MemoryContextReset(p->nodes_cxt);
+	p->stop = PNS_DONE;
+	p->result->forgets++;
+	start_nodes(p, root_state);
+	return true;
 }
 
 void
-pns_solve(const Game *game, const GameState *root_state, const PnsLimits *limits, PnsResult *result)
+pns_solve(const Game *game, const GameState *root_state, const PnsLimits *limits, const PnsStore *store,
+		  PnsResult *result)
 {
-	Pns			p = {game, limits};
-	MemoryContext outer = CurrentMemoryContext;
+	Pns			p = {game, limits, store};
 	PnsNode    *root;
-	bool		proved = false;
+	int			t;
 
 	check_game(game);
-	p.cxt = AllocSetContextCreate(outer, "gametree proof-number search", ALLOCSET_DEFAULT_SIZES);
+	memset(result, 0, sizeof(PnsResult));
+	p.result = result;
+	p.outer = CurrentMemoryContext;
+	p.cxt = AllocSetContextCreate(p.outer, "gametree proof-number search", ALLOCSET_DEFAULT_SIZES);
+	p.nodes_cxt = AllocSetContextCreate(p.cxt, "gametree proof-number search positions", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(p.cxt);
 	p.moves = palloc(game->max_moves * sizeof(GameMove));
 	p.counted = palloc(game->max_moves * sizeof(GameMove));
 	p.scratch = gt_state_alloc(game);
 	p.stop = PNS_DONE;
-	memset(result, 0, sizeof(PnsResult));
-	(void) find_or_add(&p, root_state);
+	if (store != NULL)
+	{
+		p.known = palloc(sizeof(IdIndex));
+		id_index_init(p.known, 0, p.cxt);
+		store->load(store->arg, p.known);
+		p.next_write = GetCurrentTimestamp() + store->write_interval;
+	}
+	start_nodes(&p, root_state);
+	/* The first search halves the range of win, draw and loss; then each closes in. */
+	t = (GT_GOAL_MIN + GT_GOAL_MAX) / 2;
 	while (p.stop == PNS_DONE)
 	{
 		root = NODE(&p, 0);
 		if (root->lo >= root->hi)
 			break;
-		/* The first search halves the range of win, draw and loss; then each closes in. */
-		if (result->searches == 0)
-			p.t = Max(root->lo + 1, Min(root->hi, (GT_GOAL_MIN + GT_GOAL_MAX) / 2));
-		else
-			p.t = proved ? root->lo + 1 : root->hi;
+		p.t = t = Max(root->lo + 1, Min(root->hi, t));
 		search(&p, 0, PNS_INFINITE, PNS_INFINITE);
+		/* Memory full: with a store, the same search again on what it keeps. */
+		if (p.stop == PNS_MEMORY && forget(&p, root_state))
+			continue;
 		result->searches++;
 		root = NODE(&p, 0);
-		proved = proven_for(root, p.t);
-		if (p.stop == PNS_DONE && !proved && !disproven_for(root, p.t))
+		if (proven_for(root, t))
+			t = root->lo + 1;
+		else if (disproven_for(root, t))
+			t = root->hi;
+		else if (p.stop == PNS_DONE)
 			p.stop = PNS_CYCLES;
 	}
+	if (store != NULL)
+		write_changes(&p);
 	root = NODE(&p, 0);
-	result->proven = root->lo == root->hi;
-	result->lo = root->lo;
-	result->hi = root->hi;
-	result->best_move = root->mover == MOVER_TERMINAL ? GT_NO_MOVE : best_move(&p, root);
-	result->states = p.nnodes;
-	result->expanded = p.expanded;
-	result->threshold = p.t;
-	/* No search ran at an end: no numbers. */
-	result->proof = result->searches > 0 ? root->proof : PNS_INFINITE;
-	result->disproof = result->searches > 0 ? root->disproof : PNS_INFINITE;
+	fill_result(&p, result);
+	result->best_move = move_to(&p, root, root->mover == MOVER_TERMINAL ? -1 : best_child(&p, root));
 	result->stop = result->proven ? PNS_DONE : p.stop;
-	MemoryContextSwitchTo(outer);
+	MemoryContextSwitchTo(p.outer);
 	MemoryContextDelete(p.cxt);
 }

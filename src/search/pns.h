@@ -45,6 +45,7 @@
 #define GAMETREE_PNS_H
 
 #include "core/game.h"
+#include "core/idindex.h"
 #include "datatype/timestamp.h"
 
 typedef struct PnsLimits
@@ -77,14 +78,64 @@ typedef struct PnsResult
 	int			threshold;		/* the last one's t */
 	uint32		proof;			/* the root's proof and disproof numbers in the last one */
 	uint32		disproof;
+	int			forgets;		/* times the search wrote, forgot and went on (PnsStore) */
 	PnsStop		stop;
 } PnsResult;
 
 /* Proof and disproof numbers: PNS_INFINITE once proven or disproven. */
 #define PNS_INFINITE PG_UINT32_MAX
 
-/* Proves the value of root within limits, in the caller's memory context. */
-extern void pns_solve(const Game *game, const GameState *root, const PnsLimits *limits, PnsResult *result);
+/*
+ * A position the search reports to its store: one whose moves it generated,
+ * or whose bounds changed, since the last report; and the root.
+ */
+typedef struct PnsChange
+{
+	uint64		hash;
+	const GameState *state;
+	int32		level;			/* plies from the root on the path that found it first */
+	bool		root;
+	bool		expanded;		/* its moves were generated: the positions they lead to are kept */
+	int			lo;				/* its bounds now */
+	int			hi;
+	int			threshold;		/* the t of the search its numbers are for; -1: none */
+	uint32		proof;
+	uint32		disproof;
+	GameMove	best;			/* exact and expanded: a move that keeps its value; else GT_NO_MOVE */
+	bool		written;		/* the store's answer; false: report it again next time */
+} PnsChange;
+
+/*
+ * Where a search keeps what it finds beyond its own memory (store/solve.c
+ * keeps it in a tree).  With a store, a search that fills its memory
+ * writes what it found, forgets every position but the bounds of those it
+ * narrowed (16 bytes each, against the memory limit), and goes on from the
+ * root: a proof it had found is then a leaf, and what it must find again
+ * is found by the rules alone.
+ */
+typedef struct PnsStore
+{
+	/*
+	 * Adds the bounds known before the search to known: ids are position
+	 * hashes, rows PNS_KNOWN(lo, hi).
+	 */
+	void		(*load) (void *arg, IdIndex *known);
+	/* Writes n changes (in the order positions were found); progress tells where the search is. */
+	void		(*write) (void *arg, PnsChange *changes, int n, const PnsResult *progress);
+	void	   *arg;
+	int64		write_interval; /* microseconds between writes; the last comes at the end */
+} PnsStore;
+
+#define PNS_KNOWN(lo, hi) ((int32) (lo) | ((int32) (hi) << 8))
+#define PNS_KNOWN_LO(row) ((row) & 0xff)
+#define PNS_KNOWN_HI(row) ((row) >> 8)
+
+/*
+ * Proves the value of root within limits, in the caller's memory context;
+ * store may be NULL (the search then ends when its memory is full).
+ */
+extern void pns_solve(const Game *game, const GameState *root, const PnsLimits *limits,
+					  const PnsStore *store, PnsResult *result);
 
 /* The reason a search stopped, for messages: "time_limit", "max_states", ... */
 extern const char *pns_stop_name(PnsStop stop);

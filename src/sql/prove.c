@@ -96,7 +96,7 @@ gametree_prove(PG_FUNCTION_ARGS)
 	limits.max_states = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3);
 	limits.memory = gt_memory_limit(&gt_search_memory);
 
-	pns_solve(game, state, &limits, &result);
+	pns_solve(game, state, &limits, NULL, &result);
 
 	values[PROVE_PROVEN] = BoolGetDatum(result.proven);
 	nulls[PROVE_UTILITY] = !result.proven;

@@ -99,6 +99,8 @@ create_tables(Tree *tree, Oid nsp, bool coordinator)
 		if (tree->shard != NULL)
 			spi_run(tree_outbox_ddl(tree->outbox, tree->game->name, tree->name),
 					0, NULL, NULL, SPI_OK_UTILITY);
+		else if (!coordinator)
+			spi_run(tree_proof_ddl(tree->proof, tree->game->name, tree->name), 0, NULL, NULL, SPI_OK_UTILITY);
 	}
 	PG_CATCH();
 	{
@@ -276,9 +278,9 @@ drop_tree(text *name)
 	if (tree->nnodes > 0)
 		shard_drop_parts(tree);
 	if (found > 0)
-		spi_run(psprintf("DROP VIEW IF EXISTS %s; DROP TABLE IF EXISTS %s, %s, %s%s", tree->graph,
+		spi_run(psprintf("DROP VIEW IF EXISTS %s; DROP TABLE IF EXISTS %s, %s, %s, %s", tree->graph,
 						 tree->states, tree->moves, tree->edges,
-						 tree->shard != NULL ? psprintf(", %s", tree->outbox) : ""),
+						 tree->shard != NULL ? tree->outbox : tree->proof),
 				0, NULL, NULL, SPI_OK_UTILITY);
 	catalog_delete_tree(tree);
 	catalog_forget_progress(tree);

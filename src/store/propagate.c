@@ -316,6 +316,7 @@ typedef enum NodeColumn
 	NODE_COL_BEST_MOVE,
 	NODE_COL_STATE,
 	NODE_COL_DEPTH,
+	NODE_COL_SOLVED,
 	NODE_COLS
 } NodeColumn;
 
@@ -331,6 +332,8 @@ static const char *const node_columns[NODE_COLS] = {
 	/* Only leaf_value reads it, of a state valued by the game's estimate. */
 	[NODE_COL_STATE] = "CASE WHEN s.goal IS NULL AND NOT s.expanded THEN s.state END",
 	[NODE_COL_DEPTH] = "s.depth",
+	/* Whether solve proved its value: node_select's, which knows the tree. */
+	[NODE_COL_SOLVED] = NULL,
 };
 
 /*
@@ -376,6 +379,22 @@ select_list(const char *const *columns, int n, const char *from)
 	return sql.data;
 }
 
+/*
+ * The states' columns read from from_where: a state solved by
+ * proof-number search (an exact row in _proof, store/solve.h) is a leaf,
+ * its value the one solve wrote in its row.
+ */
+static char *
+node_select(const Tree *tree, const char *from_where)
+{
+	const char *columns[NODE_COLS];
+
+	memcpy(columns, node_columns, sizeof(columns));
+	columns[NODE_COL_SOLVED] = OidIsValid(tree->proof_relid) ?
+		psprintf("s.id IN (SELECT p.id FROM %s p WHERE p.lo = p.hi)", tree->proof) : "false";
+	return select_list(columns, NODE_COLS, from_where);
+}
+
 static void
 add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 {
@@ -383,6 +402,7 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 	Datum		col[NODE_COLS];
 	GraphNode  *node;
 	Value		v;
+	bool		solved;
 
 	for (int c = 0; c < NODE_COLS; c++)
 		col[c] = SPI_getbinval(row, desc, c + 1, &null[c]);
@@ -397,10 +417,14 @@ add_node(Graph *g, HeapTuple row, TupleDesc desc, bool from_scratch)
 	value_read(g->codec, col[NODE_COL_UTILITY], null[NODE_COL_UTILITY], col[NODE_COL_MOBILITY],
 			   null[NODE_COL_MOBILITY], DatumGetBool(col[NODE_COL_PROVEN]), &v);
 	pack(&g->layout, &v, NODE_ROW_VALUE(g, g->nnodes));
-	if (null[NODE_COL_GOAL])
+	solved = null[NODE_COL_GOAL] && DatumGetBool(col[NODE_COL_SOLVED]);
+	if (null[NODE_COL_GOAL] && !solved)
 		node->flags |= DatumGetBool(col[NODE_COL_EXPANDED]) ? NODE_EVALUATE : NODE_ESTIMATE;
+	/* Solved: its value and best move are the row's, from scratch too. */
+	if (solved)
+		;
 	/* From scratch, nothing that propagation computes is taken from the row. */
-	if (from_scratch)
+	else if (from_scratch)
 	{
 		if (node->flags & NODE_EVALUATE)
 			value_unknown(g->game, &v);
@@ -814,8 +838,12 @@ write_changes(Graph *g, PropagateResult *result)
 				   "UPDATE %s s SET utility = u.utility, mobility = u.mobility, "
 				   "proven = u.proven, best_move = u.best_move "
 				   "FROM unnest($1, $2, $3, $4, $5) u(id, utility, mobility, proven, best_move), "
-				   "%s o WHERE s.id = u.id AND o.id = u.id AND s.id IN (SELECT id FROM free) "
-				   COUNTS_RETURNING, g->tree->states, g->tree->states, g->tree->states);
+				   "%s o WHERE s.id = u.id AND o.id = u.id AND s.id IN (SELECT id FROM free)%s "
+				   COUNTS_RETURNING, g->tree->states, g->tree->states, g->tree->states,
+				   /* Solved since it was read: solve's value stays. */
+				   OidIsValid(g->tree->proof_relid) ?
+				   psprintf(" AND NOT EXISTS (SELECT FROM %s p WHERE p.id = s.id AND p.lo = p.hi)",
+							g->tree->proof) : "");
 	result->states_written = write_states(&valued, sql, nvalued, &complete);
 	result->skipped = nvalued - result->states_written;
 	if (complete && nleaves > 0)
@@ -904,7 +932,7 @@ tree_propagate(const Tree *tree, bool from_scratch, PropagateControl *control,
 	graph_init(&g, tree, control);
 	g.writes_seen = writes;
 	/* Nodes first: edges are kept only from nodes that are valued from them. */
-	complete = read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)),
+	complete = read_rows(&g, node_select(tree, psprintf("%s s", tree->states)),
 						 0, NULL, NULL,
 						 "reading states", states, from_scratch, false);
 	if (complete)
@@ -1015,7 +1043,7 @@ propagate_region(const Tree *tree, const char *condition, Oid argtype, Datum arg
 	PropagateResult result;
 
 	graph_init(&g, tree, &control);
-	if (!read_rows(&g, select_list(node_columns, NODE_COLS, psprintf("%s s WHERE %s", tree->states, condition)),
+	if (!read_rows(&g, node_select(tree, psprintf("%s s WHERE %s", tree->states, condition)),
 				   1, (Oid[]) {argtype}, (Datum[]) {arg}, phase, 0, false, false))
 	{
 		MemoryContextDelete(g.cxt);
@@ -1118,7 +1146,7 @@ tree_keep_part(const Tree *tree, bool from_scratch)
 	kept.send_all = true;
 	kept.in_use = true;
 	g->keep_remote_edges = true;
-	(void) read_rows(g, select_list(node_columns, NODE_COLS, psprintf("%s s", tree->states)), 0, NULL, NULL,
+	(void) read_rows(g, node_select(tree, psprintf("%s s", tree->states)), 0, NULL, NULL,
 					 "reading states", 0, from_scratch, false);
 	index_nodes(g);
 	/* An edge to another node's state knows no value until that node sends it. */

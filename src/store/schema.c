@@ -6,6 +6,7 @@
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "catalog/namespace.h"
+#include "core/game.h"
 #include "store/schema.h"
 #include "utils/builtins.h"
 #include "utils/syscache.h"
@@ -61,6 +62,7 @@ const TreeTable tree_tables[TREE_TABLES] = {
 };
 
 StaticAssertDecl(sizeof(TREE_MOVES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
+				 sizeof(TREE_PROOF_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_OUTBOX_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_EDGES_SUFFIX) - 1 <= TREE_SUFFIX_MAX &&
 				 sizeof(TREE_GRAPH_SUFFIX) - 1 <= TREE_SUFFIX_MAX,
@@ -182,4 +184,23 @@ tree_outbox_ddl(const char *outbox, const char *game, const char *tree)
 					outbox,
 					quote_literal_cstr(psprintf("gametree %s tree %s: new states found here that other nodes "
 												"hold, until they are shipped there", game, tree)));
+}
+
+/*
+ * Bounds are kept as solve proves them, one row per state whose bounds it
+ * narrowed or whose moves it stored; a row with lo = hi is a solved state,
+ * whose value propagation leaves as it is.  The key is the state's id, as
+ * in _states; no foreign key, for the reasons of _edges.
+ */
+char *
+tree_proof_ddl(const char *proof, const char *game, const char *tree)
+{
+	return psprintf("CREATE TABLE %1$s (id bigint PRIMARY KEY, lo smallint NOT NULL, hi smallint NOT NULL, "
+					"threshold smallint, proof bigint, disproof bigint, "
+					"CHECK (%3$d <= lo AND lo <= hi AND hi <= %4$d)); COMMENT ON TABLE %1$s IS %2$s",
+					proof,
+					quote_literal_cstr(psprintf("gametree %s tree %s: bounds lo..hi on the first role's goal "
+												"that gametree.solve proved, with its proof and disproof "
+												"numbers", game, tree)),
+					GT_GOAL_MIN, GT_GOAL_MAX);
 }

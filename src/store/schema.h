@@ -79,6 +79,8 @@ typedef enum EdgesColumn
 #define TREE_GRAPH_SUFFIX "_graph"
 /* A node's own tables of a sharded tree (shard.h). */
 #define TREE_OUTBOX_SUFFIX "_outbox"
+/* What solve proved, in a tree on one server (store/solve.h). */
+#define TREE_PROOF_SUFFIX "_proof"
 #define TREE_SUFFIX_MAX ((int) sizeof(TREE_STATES_SUFFIX) - 1)
 /* The longest name in bytes whose tables' names fit in NAMEDATALEN. */
 #define TREE_NAME_MAX (NAMEDATALEN - 1 - TREE_SUFFIX_MAX)
@@ -123,5 +125,13 @@ extern char *tree_graph_view_ddl(const char *graph, const char *edges, const cha
  * at a time, until they are shipped there.
  */
 extern char *tree_outbox_ddl(const char *outbox, const char *game, const char *tree);
+
+/*
+ * The statement that creates the table of what proof-number search in the
+ * tree (solve) found, beside the three of a tree on one server: per state,
+ * bounds lo..hi on the first role's goal under perfect play, exact when
+ * lo = hi, and the proof and disproof numbers of its last search.
+ */
+extern char *tree_proof_ddl(const char *proof, const char *game, const char *tree);
 
 #endif

@@ -269,6 +269,7 @@ tree_set_names(Tree *tree, const char *schema, const char *name)
 	tree->edges = quote_qualified_identifier(schema, tree_table_name(name, TREE_EDGES));
 	tree->graph = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_GRAPH_SUFFIX));
 	tree->outbox = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_OUTBOX_SUFFIX));
+	tree->proof = quote_qualified_identifier(schema, psprintf("%s%s", name, TREE_PROOF_SUFFIX));
 }
 
 /* The parameters of a statement keyed by a tree, its key included, at most. */
@@ -313,6 +314,28 @@ tree_run(const Tree *tree, TreeRun how, const char *sql, int nargs, const Oid *t
 	return spi_run(sql, nargs + 2, all_types, all_values, expected);
 }
 
+/*
+ * The tree's _proof table (schema.h), InvalidOid when it has none (a
+ * sharded tree, or one created before 0.4.0 whose owner dropped it):
+ * propagation reads it, as an ordinary table without rules, with casts
+ * to the types it reads its columns as.
+ */
+static Oid
+proof_table(const Tree *tree, Oid schema)
+{
+	Oid			relid = OidIsValid(schema) ?
+		get_relname_relid(psprintf("%s%s", tree->name, TREE_PROOF_SUFFIX), schema) : InvalidOid;
+
+	if (OidIsValid(relid) && (get_rel_relkind(relid) != RELKIND_RELATION || relation_has_rules(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				 errmsg("%s of tree \"%s\" must be an ordinary table without rules", tree->proof,
+						tree->qualified),
+				 errdetail("gametree reads and writes it itself."),
+				 errhint("Drop it and make it again as gametree does: see the README on gametree.solve.")));
+	return relid;
+}
+
 Tree *
 tree_open(text *name, TreeAccess access)
 {
@@ -325,6 +348,7 @@ tree_open(text *name, TreeAccess access)
 	for (int i = 0; i < TREE_TABLES; i++)
 		tree->relids[i] = tree_table(tree, nsp, i);
 	states = tree->relids[TREE_STATES];
+	tree->proof_relid = proof_table(tree, nsp);
 
 	/*
 	 * Writers take the tree lock and write the catalog through gametree:

@@ -59,6 +59,8 @@ typedef struct Tree
 	/* On a node of a sharded tree: the range of ids held here, and the tables only a node has. */
 	const TreeNode *shard;
 	const char *outbox;			/* quoted and qualified: new states other nodes hold, until shipped there */
+	const char *proof;			/* quoted and qualified: what solve proved (on one server) */
+	Oid			proof_relid;	/* tree_open's: InvalidOid when the tree has no such table */
 } Tree;
 
 /*
