@@ -69,7 +69,8 @@ any_table_exists(Oid nsp, const char *base)
 	for (int i = 0; i < TREE_TABLES; i++)
 		if (OidIsValid(table_of(nsp, base, i)))
 			return true;
-	return OidIsValid(graph_view_of(nsp, base));
+	return OidIsValid(graph_view_of(nsp, base)) ||
+		(OidIsValid(nsp) && OidIsValid(get_relname_relid(psprintf("%s%s", base, TREE_PROOF_SUFFIX), nsp)));
 }
 
 /*

@@ -13,6 +13,7 @@ int			gt_grow_batch_size = 4000;
 int			gt_progress_interval = 1000;
 int			gt_propagate_interval = 300000;
 int			gt_search_store_states = 100;
+int			gt_solve_write_interval = 5000;
 MemorySetting gt_work_memory = {"gametree.work_memory", 1024 * 1024};
 
 void
@@ -46,4 +47,10 @@ store_init(void)
 							"the best line).",
 							&gt_search_store_states, 100, 1, 1000000,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.solve_write_interval",
+							"Time between solve's writes of what it proved, each committed.",
+							"What a cancelled or killed solve loses at most; each write also "
+							"costs the time to store what the search found since the last.",
+							&gt_solve_write_interval, 5000, 10, 3600 * 1000,
+							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 }

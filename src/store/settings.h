@@ -10,6 +10,7 @@
 extern void store_init(void);
 
 extern int	gt_grow_batch_size;		/* gametree.grow_batch_size: states */
+extern int	gt_solve_write_interval;	/* gametree.solve_write_interval: ms */
 extern int	gt_progress_interval;	/* gametree.progress_interval: ms */
 extern int	gt_propagate_interval;	/* gametree.propagate_interval: ms */
 extern int	gt_search_store_states;	/* gametree.search_store_states: states */

@@ -16,6 +16,7 @@
 #include "catalog/namespace.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/regproc.h"
 #include "utils/timestamp.h"
@@ -24,8 +25,6 @@
 #define EXPAND_CHUNK 10000
 /* Rows of bounds read per fetch. */
 #define FETCH_ROWS 10000
-/* Seconds between writes: what a killed call may lose. */
-#define WRITE_INTERVAL_SECONDS 5
 
 typedef struct Solve
 {
@@ -308,8 +307,24 @@ write_changes(void *arg, PnsChange *changes, int n, const PnsResult *progress)
 	IdIndex		expanded,
 				valued;
 	ExpansionCounts none = {0};
+	int			level;
 
+	/*
+	 * A write expands a level at a time, in many small statements, each a
+	 * lookup of its states by key.  The plans grow keeps were made when the
+	 * tree was small, and even new ones, from statistics of a smaller tree,
+	 * hash the whole table for each: quadratic in a long solve.  Planned
+	 * anew each time, without hash or merge joins, they use the keys
+	 * (for the expansions alone: solve's own statements join whole sets).
+	 */
+	level = NewGUCNestLevel();
+	(void) set_config_option("plan_cache_mode", "force_custom_plan", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("enable_hashjoin", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("enable_mergejoin", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+							 false);
 	expand_in_tree(s, changes, n);
+	AtEOXact_GUC(true, level);
 	/* tree_expand_states took its states first; the rest of the write comes after the tree lock. */
 	tree_lock(s->tree);
 	expanded_in_tree(s, changes, n, &expanded);
@@ -379,7 +394,7 @@ solve_tree(text *name, Jsonb *state_argument, int64 time_limit, int64 max_states
 {
 	Tree	   *tree = tree_open(name, TREE_WRITE);
 	Solve		s = {tree, tree->game, can_commit};
-	PnsStore	store = {load_known, write_changes, &s, (int64) WRITE_INTERVAL_SECONDS * USECS_PER_SEC};
+	PnsStore	store = {load_known, write_changes, &s, (int64) gt_solve_write_interval * 1000};
 	PnsLimits	limits = {0};
 	PnsResult	result;
 	GameState  *state;

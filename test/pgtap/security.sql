@@ -107,7 +107,7 @@ SELECT is(pg_temp.try_as('alice', format($$SELECT gametree.create_tree('alice.%s
 SELECT is(pg_temp.try_as('alice', $$DROP TABLE alice.future_edges CASCADE; SELECT gametree.drop_tree('alice.future')$$),
           'ok', 'drop_tree when a table is gone');
 SELECT is(pg_temp.try_as('alice', $$SELECT gametree.create_tree('alice.again', 'connect4');
-                                    DROP VIEW alice.again_graph; DROP TABLE alice.again_states, alice.again_moves, alice.again_edges;
+                                    DROP VIEW alice.again_graph; DROP TABLE alice.again_states, alice.again_moves, alice.again_edges, alice.again_proof;
                                     SELECT gametree.create_tree('alice.again', 'tictactoe')$$),
           'ok', 'a name whose tables are gone can be created again');
 
