@@ -415,7 +415,8 @@ solve_tree(text *name, Jsonb *state_argument, int64 time_limit, int64 max_states
 	notice_progress(&s, &result, true);
 	if (!result.proven)
 		ereport(NOTICE,
-				(errmsg("solve %s stopped at %s, unproven", tree->qualified, pns_stop_name(result.stop)),
+				(errmsg("solve %s stopped at %s, unproven, having forgotten its positions %d times",
+						tree->qualified, pns_stop_name(result.stop), result.forgets),
 				 errhint("CALL gametree.solve goes on from what it stored.")));
 	tree_close(tree);
 }
