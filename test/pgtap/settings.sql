@@ -10,8 +10,9 @@ SELECT results_eq(
            ('gametree.grow_batch_size', '4000', NULL::text), ('gametree.max_memory', '1048576', 'kB'),
            ('gametree.progress_interval', '1000', 'ms'),
            ('gametree.propagate_interval', '300000', 'ms'), ('gametree.search_memory', '65536', 'kB'),
-           ('gametree.search_store_states', '100', NULL), ('gametree.work_memory', '1048576', 'kB')$$,
-  'nine settings with their defaults');
+           ('gametree.search_store_states', '100', NULL), ('gametree.solve_write_interval', '5000', 'ms'),
+           ('gametree.work_memory', '1048576', 'kB')$$,
+  'ten settings with their defaults');
 SELECT throws_ok($$SET LOCAL gametree.grow_batch_size = 0$$, '22023', NULL,
                  'a batch size below 1 is refused');
 SELECT throws_ok($$SET LOCAL gametree.no_such_setting = 1$$, '42602', NULL,
