@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tools/c4_positions.sh: regenerates test/data/connect4_values.tsv, connect
 # four positions after 10 to 22 plies with the exact value of the position and
-# of each column for the side to move, and test/data/connect4_exact.tsv,
+# of each column for the side to move, test/data/connect4_exact.tsv,
 # positions after 8, 12, 16 and 20 plies with exact scores (how soon the game
-# ends), for test/pgtap/search_connect4.sql and bench/c4_solve.sh.
+# ends), for test/pgtap/search_connect4.sql and bench/c4_solve.sh, and
+# test/data/connect4_proofs.tsv, the first 50 positions after 8 to 14 plies
+# of random plausible games, valued as connect4_values.tsv, for solve
+# (bench/solve_connect4.sh, test/t/solve_check.sh).
 #
 # Builds the project's own solver (tools/c4solve/c4solve.c) into a temporary
 # directory, checks it (positions whose values follow by hand, and positions
@@ -28,6 +31,8 @@ out=$root/test/data/connect4_values.tsv
 exact_out=$root/test/data/connect4_exact.tsv
 exact_plies="8 12 16 20"
 exact_per_ply=5
+proofs_out=$root/test/data/connect4_proofs.tsv
+proofs_seed=20261126
 
 check_initial=0
 case "${1:-}" in
@@ -170,3 +175,16 @@ done | "$solver" -e -m 24 | awk -F'\t' -v OFS='\t' '
 	{ print $1, length($1), $4, $5 }' >"$tmp/exact.tsv"
 cp "$tmp/exact.tsv" "$exact_out"
 log "wrote ${exact_out#"$root"/} in $((SECONDS - start)) s"
+
+# Positions for solve, all kept whatever their value: the random games make
+# few draws, as random play does.
+log "solving 50 positions after 8 to 14 plies (seed $proofs_seed)"
+"$solver" -g "$proofs_seed" 50 8 14 | "$solver" -m 27 | awk -F'\t' -v OFS='\t' '
+	BEGIN { print "moves", "plies", "value", "column_values" }
+	$2 == "error" { exit 1 }
+	{
+		c = $3; gsub(/x/, "full", c)
+		print $1, length($1), $2 == "+1" ? "win" : $2 == "0" ? "draw" : "loss", c
+	}' >"$tmp/proofs.tsv"
+cp "$tmp/proofs.tsv" "$proofs_out"
+log "wrote ${proofs_out#"$root"/} in $((SECONDS - start)) s"

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "search/pns.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -26,6 +27,27 @@
 
 /* Expansions between two looks at the clock. */
 #define PNS_CLOCK_EVERY 256
+
+/*
+ * Memory: the search stops to collect (collect()) at three quarters of its
+ * limit and keeps at most a quarter, so that the copy of what it keeps
+ * fits beside what it had.
+ */
+#define PNS_COLLECT_AT(memory) ((memory) / 4 * 3)
+#define PNS_KEEP(memory) ((memory) / 4)
+
+/* Collections in a row that found no new bound before the search gives up. */
+#define PNS_BARREN_COLLECTIONS 2
+
+/*
+ * Known bounds take at most an eighth of the memory: past it, those found
+ * most cheaply are let go.  A known row keeps, above its bounds, the bits
+ * of the work that found them (KNOWN_COST_MAX: the store's, kept longest).
+ */
+#define PNS_KNOWN_ROOM(memory) ((memory) / 8)
+#define KNOWN_COST_SHIFT 16
+#define KNOWN_COST_MAX 33
+#define KNOWN_COST(row) ((row) >> KNOWN_COST_SHIFT)
 
 /* A position's role to move: the first role maximizes the value, the second minimizes it. */
 #define MOVER_TERMINAL (-1)
@@ -45,6 +67,8 @@ typedef struct PnsNode
 	uint32		proof;
 	uint32		disproof;
 	int16		level;			/* plies from the root on the path that found it */
+	int32		parent;			/* the position whose moves found it first; -1: the root */
+	uint32		work;			/* expansions its searches made: what forgetting it would cost */
 	/* What the store holds of it (PnsStore): its bounds and whether its moves' positions. */
 	int8		written_lo;
 	int8		written_hi;
@@ -59,7 +83,7 @@ typedef struct Pns
 	MemoryContext cxt;			/* everything, measured against the memory limit */
 	MemoryContext nodes_cxt;	/* in it, the positions, which forget() lets go */
 	MemoryContext outer;		/* the caller's: changes reported to the store */
-	IdIndex    *known;			/* bounds known of positions not kept (PnsStore); NULL: none */
+	IdIndex    *known;			/* bounds known of positions not kept: the store's, and collect()'s */
 	TimestampTz next_write;
 	PnsResult  *result;
 	PnsNode    *nodes;
@@ -77,6 +101,7 @@ typedef struct Pns
 	GameState  *scratch;
 	int			t;				/* the search's: "the first role gets at least t" */
 	int64		expanded;
+	int			barren;			/* collections in a row that found no new bound */
 	PnsStop		stop;
 } Pns;
 
@@ -146,7 +171,7 @@ out_of_limits(Pns *p)
 		return true;
 	if (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states)
 		p->stop = PNS_MAX_STATES;
-	else if (MemoryContextMemAllocated(p->cxt, true) > p->limits->memory)
+	else if (MemoryContextMemAllocated(p->cxt, true) > PNS_COLLECT_AT(p->limits->memory))
 		p->stop = PNS_MEMORY;
 	else if (p->limits->deadline != 0 && p->expanded % PNS_CLOCK_EVERY == 0 &&
 			 GetCurrentTimestamp() >= p->limits->deadline)
@@ -180,7 +205,7 @@ grow_index(Pns *p)
  * it (PnsStore) or none; its numbers fresh.
  */
 static void
-init_node(Pns *p, PnsNode *node, int level)
+init_node(Pns *p, PnsNode *node, int32 parent)
 {
 	const Game *game = p->game;
 	const GameState *state = node->state;
@@ -191,7 +216,9 @@ init_node(Pns *p, PnsNode *node, int level)
 	node->on_path = false;
 	node->threshold = -1;
 	node->proof = node->disproof = 1;
-	node->level = (int16) Min(level, PG_INT16_MAX);
+	node->parent = parent;
+	node->level = parent < 0 ? 0 : (int16) Min(NODE(p, parent)->level + 1, PG_INT16_MAX);
+	node->work = 0;
 	node->written_expansion = false;
 	if (game->terminal(game, state))
 	{
@@ -210,12 +237,13 @@ init_node(Pns *p, PnsNode *node, int level)
 		node->lo = node->hi = (int8) goals[0];
 		return;
 	}
-	known = p->known == NULL ? -1 : id_index_find(p->known, (int64) node->hash);
+	known = id_index_find(p->known, (int64) node->hash);
 	node->lo = known < 0 ? GT_GOAL_MIN : PNS_KNOWN_LO(known);
 	node->hi = known < 0 ? GT_GOAL_MAX : PNS_KNOWN_HI(known);
-	/* Known bounds are the store's. */
+	/* Known bounds are the store's, which holds their position's moves' positions too (PnsStore). */
 	node->written_lo = node->lo;
 	node->written_hi = node->hi;
+	node->written_expansion = known >= 0;
 	if (game->nroles == 1)
 		node->mover = 0;
 	else
@@ -253,9 +281,40 @@ keep_state(Pns *p, const GameState *state)
 	return kept;
 }
 
-/* The position's index, added when it is new (a copy of state) and found at level. */
+/* Room for one more position, at p->nnodes (the caller counts it). */
+static PnsNode *
+new_node(Pns *p)
+{
+	if (p->nnodes == p->maxnodes)
+	{
+		if (p->maxnodes >= PG_INT32_MAX / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("proof-number search keeps at most %d positions", PG_INT32_MAX / 2),
+					 errhint("Give a max_states.")));
+		p->maxnodes = Max(1024, 2 * p->maxnodes);
+		p->nodes = p->nodes == NULL ?
+			MemoryContextAllocHuge(p->nodes_cxt, p->maxnodes * sizeof(PnsNode)) :
+			repalloc_huge(p->nodes, p->maxnodes * sizeof(PnsNode));
+	}
+	return NODE(p, p->nnodes);
+}
+
+/* Room for n more children in child[]. */
+static void
+reserve_children(Pns *p, int n)
+{
+	if (p->nchild + n > p->maxchild)
+	{
+		p->maxchild = Max(Max(4096, 2 * p->maxchild), p->nchild + n);
+		p->child = p->child == NULL ? MemoryContextAllocHuge(p->nodes_cxt, p->maxchild * sizeof(int32)) :
+			repalloc_huge(p->child, p->maxchild * sizeof(int32));
+	}
+}
+
+/* The position's index, added when it is new (a copy of state), found by parent's moves. */
 static int32
-find_or_add(Pns *p, const GameState *state, int level)
+find_or_add(Pns *p, const GameState *state, int32 parent)
 {
 	uint64		hash = gt_state_hash(p->game, state);
 	int64		s;
@@ -270,22 +329,10 @@ find_or_add(Pns *p, const GameState *state, int level)
 			memcmp(node->state->data, state->data, state->size) == 0)
 			return p->slots[s] - 1;
 	}
-	if (p->nnodes == p->maxnodes)
-	{
-		if (p->maxnodes >= PG_INT32_MAX / 2)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("proof-number search keeps at most %d positions", PG_INT32_MAX / 2),
-					 errhint("Give a max_states.")));
-		p->maxnodes = Max(1024, 2 * p->maxnodes);
-		p->nodes = p->nodes == NULL ?
-			MemoryContextAllocHuge(p->nodes_cxt, p->maxnodes * sizeof(PnsNode)) :
-			repalloc_huge(p->nodes, p->maxnodes * sizeof(PnsNode));
-	}
-	node = NODE(p, p->nnodes);
+	node = new_node(p);
 	node->hash = hash;
 	node->state = keep_state(p, state);
-	init_node(p, node, level);
+	init_node(p, node, parent);
 	p->slots[s] = ++p->nnodes;
 	return p->nnodes - 1;
 }
@@ -307,17 +354,12 @@ expand(Pns *p, int32 n)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("game %s gave %d moves in a position that is not an end", game->name, nmoves)));
-	if (p->nchild + nmoves > p->maxchild)
-	{
-		p->maxchild = Max(Max(4096, 2 * p->maxchild), p->nchild + nmoves);
-		p->child = p->child == NULL ? MemoryContextAllocHuge(p->nodes_cxt, p->maxchild * sizeof(int32)) :
-			repalloc_huge(p->child, p->maxchild * sizeof(int32));
-	}
+	reserve_children(p, nmoves);
 	first = p->nchild;
 	for (int i = 0; i < nmoves; i++)
 	{
 		game->next(game, NODE(p, n)->state, p->moves[i], p->scratch);
-		p->child[first + i] = find_or_add(p, p->scratch, NODE(p, n)->level + 1);
+		p->child[first + i] = find_or_add(p, p->scratch, n);
 	}
 	p->nchild += nmoves;
 	NODE(p, n)->first = first;
@@ -492,6 +534,8 @@ beyond_second(uint32 threshold, uint32 child, uint32 second)
 static void
 search(Pns *p, int32 n, uint32 proof_limit, uint32 disproof_limit)
 {
+	int64		expanded_before = p->expanded;
+
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
 	if (NODE(p, n)->mover != MOVER_TERMINAL && NODE(p, n)->first < 0)
@@ -526,6 +570,8 @@ search(Pns *p, int32 n, uint32 proof_limit, uint32 disproof_limit)
 		search(p, best, proof, disproof);
 	}
 	NODE(p, n)->on_path = false;
+	NODE(p, n)->work = saturating_add(NODE(p, n)->work,
+									  (uint32) Min(p->expanded - expanded_before, PNS_INFINITE));
 }
 
 /*
@@ -581,11 +627,158 @@ fill_result(const Pns *p, PnsResult *result)
 /* Changes reported to the store at once, at most: their memory is not the search's. */
 #define PNS_WRITE_CHUNK 65536
 
+/* What a write reports of a position. */
+#define WRITE_NONE 0
+#define WRITE_PATH 1			/* its moves: a claim below is reached through them */
+#define WRITE_CLAIM 2			/* its moves and its bounds */
+
 /*
- * Reports to the store the positions it does not hold as they are now
- * (PnsChange), in the order they were found, so that a position comes
- * after the one whose moves found it.  Ends positions are the store's
- * with the moves that lead to them.
+ * The work (expansions) of a position whose proof a write stores before
+ * the root's needs it: storing a position costs some hundred times what
+ * finding it again does, so only costly proofs are kept on the way.
+ */
+#define PNS_WRITE_WORK 65536
+
+/* A position whose bounds (or moves) the store lacks. */
+static bool
+unwritten_claim(const PnsNode *node)
+{
+	return node->mover != MOVER_TERMINAL && (node->lo > GT_GOAL_MIN || node->hi < GT_GOAL_MAX) &&
+		(node->lo != node->written_lo || node->hi != node->written_hi || !node->written_expansion);
+}
+
+/*
+ * Marks start and what its bounds rest on as claims, down to what the
+ * store has: a bound the mover reaches through one child (its best),
+ * that child's; a bound every child keeps, every child's.  stack has
+ * room for every position.
+ */
+static void
+mark_proof(const Pns *p, int32 start, uint8 *kinds, int32 *stack)
+{
+	int64		top = 0;
+
+	kinds[start] = WRITE_CLAIM;
+	stack[top++] = start;
+	while (top > 0)
+	{
+		const PnsNode *node = NODE(p, stack[--top]);
+		bool		maximizer = node->mover == 0;
+		bool		through_one = maximizer ? node->lo > GT_GOAL_MIN : node->hi < GT_GOAL_MAX;
+		bool		through_all = maximizer ? node->hi < GT_GOAL_MAX : node->lo > GT_GOAL_MIN;
+		int			one;
+
+		if (node->first < 0)
+			continue;
+		one = through_one ? best_child(p, node) : -1;
+		for (int32 k = 0; k < node->nchildren; k++)
+		{
+			int32		c = p->child[node->first + k];
+
+			if ((through_all || k == one) && kinds[c] != WRITE_CLAIM && unwritten_claim(NODE(p, c)))
+			{
+				kinds[c] = WRITE_CLAIM;
+				stack[top++] = c;
+			}
+		}
+	}
+}
+
+/*
+ * Marks in kinds what a write reports: the proof of the root's bounds,
+ * and the proofs of the costly positions narrowed since the last write
+ * with the moves that first led to each; and the root.  Positions the
+ * search only went through, or proved cheaply and needs no more, are left
+ * out: the rules find them again far faster than a store writes them.
+ */
+static void
+mark_wanted(const Pns *p, uint8 *kinds)
+{
+	int32	   *stack = MemoryContextAllocExtended(p->outer, p->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+
+	if (NODE(p, 0)->mover != MOVER_TERMINAL)
+		mark_proof(p, 0, kinds, stack);
+	for (int32 i = 1; i < p->nnodes; i++)
+	{
+		const PnsNode *node = NODE(p, i);
+
+		if (kinds[i] == WRITE_CLAIM || node->work < PNS_WRITE_WORK || !unwritten_claim(node))
+			continue;
+		mark_proof(p, i, kinds, stack);
+		for (int32 j = node->parent; j >= 0 && kinds[j] == WRITE_NONE && !NODE(p, j)->written_expansion;
+			 j = NODE(p, j)->parent)
+			kinds[j] = WRITE_PATH;
+	}
+	pfree(stack);
+}
+
+/*
+ * The order in which the store can expand the positions kinds marks
+ * (levels): breadth first from the root and from the positions whose
+ * moves it has, through those it has or is given.  A position reached no
+ * other way comes last (PG_INT32_MAX).
+ */
+static int32 *
+write_levels(const Pns *p, const uint8 *kinds)
+{
+	int32	   *level = MemoryContextAllocExtended(p->outer, p->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *queue = MemoryContextAllocExtended(p->outer, p->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+	int64		head = 0,
+				tail = 0;
+
+	for (int32 i = 0; i < p->nnodes; i++)
+	{
+		level[i] = PG_INT32_MAX;
+		if (i == 0 || NODE(p, i)->written_expansion)
+		{
+			level[i] = 0;
+			queue[tail++] = i;
+		}
+	}
+	while (head < tail)
+	{
+		const PnsNode *node = NODE(p, queue[head]);
+		int32		next = level[queue[head++]] + 1;
+
+		if (node->first < 0 || (kinds[queue[head - 1]] == WRITE_NONE && !node->written_expansion))
+			continue;
+		for (int32 k = 0; k < node->nchildren; k++)
+		{
+			int32		c = p->child[node->first + k];
+
+			if (level[c] == PG_INT32_MAX)
+			{
+				level[c] = next;
+				queue[tail++] = c;
+			}
+		}
+	}
+	pfree(queue);
+	return level;
+}
+
+/* A position to report and its write level (write_levels). */
+typedef struct Wanted
+{
+	int32		level;
+	int32		index;
+} Wanted;
+
+static int
+by_write_level(const void *a, const void *b)
+{
+	const Wanted *x = a;
+	const Wanted *y = b;
+
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Reports to the store the positions mark_wanted picks, as they are now
+ * (PnsChange), by write level: each report can be stored once those
+ * before it are.  Ends are the store's with the moves that lead to them.
  */
 static void
 write_changes(Pns *p)
@@ -593,58 +786,78 @@ write_changes(Pns *p)
 	MemoryContext old = MemoryContextSwitchTo(p->outer);
 	PnsChange  *changes = palloc(Min(p->nnodes, PNS_WRITE_CHUNK) * sizeof(PnsChange));
 	int32	   *which = palloc(Min(p->nnodes, PNS_WRITE_CHUNK) * sizeof(int32));
+	uint8	   *kinds = MemoryContextAllocExtended(p->outer, p->nnodes, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int32	   *level;
+	Wanted	   *wanted;
+	int64		nwanted = 0;
 	int			n = 0;
 
 	fill_result(p, p->result);
-	for (int32 i = 0; i <= p->nnodes; i++)
+	mark_wanted(p, kinds);
+	level = write_levels(p, kinds);
+	for (int32 i = 0; i < p->nnodes; i++)
+		nwanted += kinds[i] != WRITE_NONE;
+	wanted = MemoryContextAllocExtended(p->outer, Max(nwanted, 1) * sizeof(Wanted), MCXT_ALLOC_HUGE);
+	nwanted = 0;
+	for (int32 i = 0; i < p->nnodes; i++)
+		if (kinds[i] != WRITE_NONE)
+			wanted[nwanted++] = (Wanted) {level[i], i};
+	qsort(wanted, nwanted, sizeof(Wanted), by_write_level);
+	for (int64 w = 0; w <= nwanted; w++)
 	{
 		PnsNode    *node;
 		PnsChange  *c;
+		int32		i;
 
-		if (n == PNS_WRITE_CHUNK || (i == p->nnodes && n > 0))
+		if (n == PNS_WRITE_CHUNK || (w == nwanted && n > 0))
 		{
 			p->store->write(p->store->arg, changes, n, p->result);
 			for (int k = 0; k < n; k++)
 				if (changes[k].written)
 				{
 					node = NODE(p, which[k]);
-					node->written_lo = (int8) changes[k].lo;
-					node->written_hi = (int8) changes[k].hi;
+					if (changes[k].claim)
+					{
+						node->written_lo = (int8) changes[k].lo;
+						node->written_hi = (int8) changes[k].hi;
+					}
 					node->written_expansion = changes[k].expanded;
 				}
 			n = 0;
 		}
-		if (i == p->nnodes)
+		if (w == nwanted)
 			break;
+		i = wanted[w].index;
 		node = NODE(p, i);
-		if (node->mover == MOVER_TERMINAL ||
-			(i > 0 && node->lo == node->written_lo && node->hi == node->written_hi &&
-			 (node->first < 0 || node->written_expansion)))
-			continue;
 		c = &changes[n];
 		which[n++] = i;
 		c->hash = node->hash;
 		c->state = node->state;
-		c->level = node->level;
+		c->level = level[i];
 		c->root = i == 0;
+		c->claim = kinds[i] == WRITE_CLAIM;
 		c->expanded = node->first >= 0;
 		c->lo = node->lo;
 		c->hi = node->hi;
 		c->threshold = node->threshold;
 		c->proof = node->proof;
 		c->disproof = node->disproof;
-		c->best = node->lo == node->hi && node->first >= 0 ? move_to(p, node, best_child(p, node)) : GT_NO_MOVE;
+		c->best = c->claim && node->lo == node->hi && node->first >= 0 ?
+			move_to(p, node, best_child(p, node)) : GT_NO_MOVE;
 		c->written = false;
 	}
 	pfree(changes);
 	pfree(which);
+	pfree(kinds);
+	pfree(level);
+	pfree(wanted);
 	MemoryContextSwitchTo(old);
 	p->next_write = GetCurrentTimestamp() + p->store->write_interval;
 }
 
-/* Positions kept from the start: the root and the index's first slots. */
+/* No positions yet: arrays and index start empty, in the current nodes_cxt. */
 static void
-start_nodes(Pns *p, const GameState *root_state)
+empty_nodes(Pns *p)
 {
 	p->nodes = NULL;
 	p->nnodes = p->maxnodes = 0;
@@ -654,7 +867,6 @@ start_nodes(Pns *p, const GameState *root_state)
 	p->nchild = p->maxchild = 0;
 	p->block = NULL;
 	p->block_left = 0;
-	(void) find_or_add(p, root_state, 0);
 }
 
 /* A position not an end whose bounds are narrower than those known of it. */
@@ -666,37 +878,192 @@ narrowed_anew(const Pns *p, const PnsNode *node)
 	if (node->mover == MOVER_TERMINAL || (node->lo == GT_GOAL_MIN && node->hi == GT_GOAL_MAX))
 		return false;
 	known = id_index_find(p->known, (int64) node->hash);
-	return known != PNS_KNOWN(node->lo, node->hi);
+	return known < 0 || PNS_KNOWN_BOUNDS(known) != PNS_KNOWN(node->lo, node->hi);
+}
+
+/* Work counted by its bits: 0 for none, b for 2^(b-1)..2^b - 1 (1..32). */
+static int
+work_bits(uint32 work)
+{
+	return work == 0 ? 0 : pg_leftmost_one_pos32(work) + 1;
 }
 
 /*
- * With a store, when memory is full: writes what the search found, keeps
- * the bounds of the positions it narrowed, forgets the positions and
- * starts again from the root.  Returns false, having done nothing, when
- * that would not help: the bounds kept would take half the memory, or no
- * position was narrowed since the last time.
+ * Keeps in known the bounds the search found most expensively: those whose
+ * work has at least the fewest bits that leaves at most half the room.
+ */
+static void
+shrink_known(Pns *p)
+{
+	IdIndex    *old = p->known;
+	int64		rows[KNOWN_COST_MAX + 1] = {0};
+	int64		kept = 0;
+	int			bits;
+
+	for (uint64 s = 0; s <= old->mask; s++)
+		if (old->slots[s].row >= 0)
+			rows[KNOWN_COST(old->slots[s].row)]++;
+	for (bits = KNOWN_COST_MAX;
+		 bits >= 0 && id_index_size(kept + rows[bits]) <= PNS_KNOWN_ROOM(p->limits->memory) / 2; bits--)
+		kept += rows[bits];
+	p->known = palloc(sizeof(IdIndex));
+	id_index_init(p->known, kept, p->cxt);
+	for (uint64 s = 0; s <= old->mask; s++)
+		if (old->slots[s].row >= 0 && KNOWN_COST(old->slots[s].row) > bits)
+			id_index_set(p->known, old->slots[s].id, old->slots[s].row);
+	id_index_free(old);
+	pfree(old);
+}
+
+/*
+ * The least work (expansions made by its searches) that lets a position
+ * keep its children, so that what is kept fits in keep bytes (the
+ * positions' bytes measured as they are now).  Counted by powers of two.
+ */
+static uint64
+work_to_keep(const Pns *p, Size keep)
+{
+	int64		children[34] = {0};	/* children of the expanded positions, by bits of work */
+	double		position_bytes = (double) MemoryContextMemAllocated(p->nodes_cxt, true) / Max(p->nnodes, 1);
+	int64		room = (int64) (keep / position_bytes);
+	int64		kept = 1;		/* the root */
+	int			bits;
+
+	for (int32 i = 0; i < p->nnodes; i++)
+		if (NODE(p, i)->first >= 0)
+			children[work_bits(NODE(p, i)->work)] += NODE(p, i)->nchildren;
+	/* From the costliest down, while they fit: bits b holds work in 2^(b-1)..2^b - 1. */
+	for (bits = 33; bits > 0 && kept + children[bits] <= room; bits--)
+		kept += children[bits];
+	return (uint64) 1 << bits;
+}
+
+/* A copy of a position in the new nodes_cxt, found from parent: its index. */
+static int32
+copy_node(Pns *p, const PnsNode *from, int32 parent)
+{
+	PnsNode    *node;
+	int64		s;
+
+	if (2 * (p->nnodes + 1) > p->nslots)
+		grow_index(p);
+	for (s = from->hash & (p->nslots - 1); p->slots[s] != 0; s = (s + 1) & (p->nslots - 1))
+		;
+	node = new_node(p);
+	*node = *from;
+	node->state = keep_state(p, from->state);
+	node->parent = parent;
+	node->level = parent < 0 ? 0 : (int16) Min(NODE(p, parent)->level + 1, PG_INT16_MAX);
+	p->slots[s] = ++p->nnodes;
+	return p->nnodes - 1;
+}
+
+/*
+ * Keeps the root and, down from it, the children of every position whose
+ * work is at least min_work; lets the rest go.  A position kept without
+ * its children keeps its bounds and numbers, so that the search goes on
+ * where it stood and finds its children again by the rules when it needs
+ * them.
+ */
+static void
+keep_costly(Pns *p, uint64 min_work)
+{
+	MemoryContext old_cxt = p->nodes_cxt;
+	PnsNode    *old = p->nodes;
+	const int32 *old_child = p->child;
+	int32	   *copied = MemoryContextAllocExtended(old_cxt, p->nnodes * sizeof(int32), MCXT_ALLOC_HUGE);
+
+	/* Not copied yet: -1. */
+	memset(copied, 0xff, p->nnodes * sizeof(int32));
+	p->nodes_cxt = AllocSetContextCreate(p->cxt, "gametree proof-number search positions", ALLOCSET_DEFAULT_SIZES);
+	empty_nodes(p);
+	copied[0] = copy_node(p, &old[0], -1);
+	/* Breadth first: a copy holds the old place of its children until its turn comes. */
+	for (int32 i = 0; i < p->nnodes; i++)
+	{
+		int64		old_first = NODE(p, i)->first;
+		int32		nchildren = NODE(p, i)->nchildren;
+		int64		first = p->nchild;
+
+		CHECK_FOR_INTERRUPTS();
+		if (old_first < 0 || NODE(p, i)->work < min_work)
+		{
+			NODE(p, i)->first = -1;
+			NODE(p, i)->nchildren = 0;
+			continue;
+		}
+		reserve_children(p, nchildren);
+		for (int k = 0; k < nchildren; k++)
+		{
+			int32		c = old_child[old_first + k];
+
+			if (copied[c] < 0)
+				copied[c] = copy_node(p, &old[c], i);
+			p->child[first + k] = copied[c];
+		}
+		p->nchild += nchildren;
+		NODE(p, i)->first = first;
+	}
+	MemoryContextDelete(old_cxt);
+}
+
+/*
+ * When memory is full, lets go of what the search can best do without, as
+ * df-pn's tables replace their cheapest entries (Nagai's SmallTreeGC):
+ * with a store, writes first; keeps the bounds of the positions narrowed
+ * (16 bytes each, in known, at most an eighth of the memory: the cheapest
+ * go first) and, down from the root, the children of the positions whose
+ * searches cost the most, in what is left of a quarter of the memory.
+ * Returns false, having let nothing go, when the collections before found
+ * no new bound (the search goes round the same positions).
  */
 static bool
-forget(Pns *p, const GameState *root_state)
+collect(Pns *p)
 {
 	int64		narrowed = 0;
+	uint64		min_work;
 
-	if (p->store == NULL || (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states))
+	if (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states)
 		return false;
 	for (int32 i = 1; i < p->nnodes; i++)
 		if (narrowed_anew(p, NODE(p, i)))
 			narrowed++;
-	if (narrowed == 0 ||
-		id_index_size(p->known->count + narrowed) > p->limits->memory / 2)
+	p->barren = narrowed == 0 ? p->barren + 1 : 0;
+	if (p->barren >= PNS_BARREN_COLLECTIONS)
 		return false;
-	write_changes(p);
+	if (p->store != NULL)
+		write_changes(p);
+	/* With a store, what it has: a claim it holds rests on its own proof there. */
 	for (int32 i = 1; i < p->nnodes; i++)
-		if (narrowed_anew(p, NODE(p, i)))
-			id_index_set(p->known, (int64) NODE(p, i)->hash, PNS_KNOWN(NODE(p, i)->lo, NODE(p, i)->hi));
-	MemoryContextReset(p->nodes_cxt);
+		if (narrowed_anew(p, NODE(p, i)) &&
+			(p->store == NULL || (NODE(p, i)->lo == NODE(p, i)->written_lo &&
+								  NODE(p, i)->hi == NODE(p, i)->written_hi)))
+			id_index_set(p->known, (int64) NODE(p, i)->hash,
+						 PNS_KNOWN(NODE(p, i)->lo, NODE(p, i)->hi) |
+						 (work_bits(NODE(p, i)->work) << KNOWN_COST_SHIFT));
+	if (id_index_size(p->known->count) > PNS_KNOWN_ROOM(p->limits->memory))
+		shrink_known(p);
+	min_work = work_to_keep(p, PNS_KEEP(p->limits->memory) - id_index_size(p->known->count));
+	keep_costly(p, min_work);
+	/*
+	 * With a store, a position kept keeps only the bounds the store has:
+	 * one kept without its children could otherwise hold a bound no claim
+	 * of the store rests on, and pass it on to claims written later.
+	 */
+	if (p->store != NULL)
+		for (int32 i = 0; i < p->nnodes; i++)
+		{
+			PnsNode    *node = NODE(p, i);
+
+			if (node->mover != MOVER_TERMINAL && (node->lo != node->written_lo || node->hi != node->written_hi))
+			{
+				node->lo = node->written_lo;
+				node->hi = node->written_hi;
+				node->threshold = -1;
+			}
+		}
 	p->stop = PNS_DONE;
-	p->result->forgets++;
-	start_nodes(p, root_state);
+	p->result->collections++;
 	return true;
 }
 
@@ -719,14 +1086,19 @@ pns_solve(const Game *game, const GameState *root_state, const PnsLimits *limits
 	p.counted = palloc(game->max_moves * sizeof(GameMove));
 	p.scratch = gt_state_alloc(game);
 	p.stop = PNS_DONE;
+	p.known = palloc(sizeof(IdIndex));
+	id_index_init(p.known, 0, p.cxt);
 	if (store != NULL)
 	{
-		p.known = palloc(sizeof(IdIndex));
-		id_index_init(p.known, 0, p.cxt);
 		store->load(store->arg, p.known);
+		/* What earlier calls proved is let go last. */
+		for (uint64 s = 0; s <= p.known->mask; s++)
+			if (p.known->slots[s].row >= 0)
+				p.known->slots[s].row |= KNOWN_COST_MAX << KNOWN_COST_SHIFT;
 		p.next_write = GetCurrentTimestamp() + store->write_interval;
 	}
-	start_nodes(&p, root_state);
+	empty_nodes(&p);
+	(void) find_or_add(&p, root_state, -1);
 	/* The first search halves the range of win, draw and loss; then each closes in. */
 	t = (GT_GOAL_MIN + GT_GOAL_MAX) / 2;
 	while (p.stop == PNS_DONE)
@@ -736,8 +1108,8 @@ pns_solve(const Game *game, const GameState *root_state, const PnsLimits *limits
 			break;
 		p.t = t = Max(root->lo + 1, Min(root->hi, t));
 		search(&p, 0, PNS_INFINITE, PNS_INFINITE);
-		/* Memory full: with a store, the same search again on what it keeps. */
-		if (p.stop == PNS_MEMORY && forget(&p, root_state))
+		/* Memory full: the same search again on what it keeps. */
+		if (p.stop == PNS_MEMORY && collect(&p))
 			continue;
 		result->searches++;
 		root = NODE(&p, 0);

@@ -40,6 +40,17 @@
  * and on another path they may keep it from a proof.  A position whose
  * value depends on a cycle (the game's rules cannot end it) stays
  * unproven, and the search says so (PNS_CYCLES).
+ *
+ * Memory: when the positions fill three quarters of the limit, the search
+ * goes back to the root and lets go of what it can best do without, as
+ * df-pn's tables replace their cheapest entries (SmallTreeGC, Nagai
+ * 2002): it keeps the bounds of the positions it narrowed (an eighth of
+ * the memory at most, those that cost the fewest expansions let go first)
+ * and, from the root down, the children of the positions whose searches
+ * made the most expansions, in a quarter; a position kept without its
+ * children keeps its bounds and numbers, and finds its children again by
+ * the rules.  It stops (PNS_MEMORY) when two collections in a row found no
+ * new bound.
  */
 #ifndef GAMETREE_PNS_H
 #define GAMETREE_PNS_H
@@ -78,7 +89,7 @@ typedef struct PnsResult
 	int			threshold;		/* the last one's t */
 	uint32		proof;			/* the root's proof and disproof numbers in the last one */
 	uint32		disproof;
-	int			forgets;		/* times the search wrote, forgot and went on (PnsStore) */
+	int			collections;	/* times memory was full and the search let go of its cheapest part */
 	PnsStop		stop;
 } PnsResult;
 
@@ -86,32 +97,35 @@ typedef struct PnsResult
 #define PNS_INFINITE PG_UINT32_MAX
 
 /*
- * A position the search reports to its store: one whose moves it generated,
- * or whose bounds changed, since the last report; and the root.
+ * A position the search reports to its store: a claim (its bounds, which
+ * rest on the claims of its children reported with it or before), or a
+ * position whose moves lead to a claim; and the root, a claim.
  */
 typedef struct PnsChange
 {
 	uint64		hash;
 	const GameState *state;
-	int32		level;			/* plies from the root on the path that found it first */
+	int32		level;			/* its moves can be stored once those of lower levels are */
 	bool		root;
+	bool		claim;			/* false: only its moves are reported, its bounds are not proven here */
 	bool		expanded;		/* its moves were generated: the positions they lead to are kept */
 	int			lo;				/* its bounds now */
 	int			hi;
 	int			threshold;		/* the t of the search its numbers are for; -1: none */
 	uint32		proof;
 	uint32		disproof;
-	GameMove	best;			/* exact and expanded: a move that keeps its value; else GT_NO_MOVE */
+	GameMove	best;			/* an exact claim, expanded: a move that keeps its value; else GT_NO_MOVE */
 	bool		written;		/* the store's answer; false: report it again next time */
 } PnsChange;
 
 /*
  * Where a search keeps what it finds beyond its own memory (store/solve.c
- * keeps it in a tree).  With a store, a search that fills its memory
- * writes what it found, forgets every position but the bounds of those it
- * narrowed (16 bytes each, against the memory limit), and goes on from the
- * root: a proof it had found is then a leaf, and what it must find again
- * is found by the rules alone.
+ * keeps it in a tree): the proof of the root's bounds, and the proofs of
+ * the positions that cost it many expansions with the moves that first
+ * led to each, not every position it went through.  It writes every
+ * write_interval, before it lets positions go when its memory is full,
+ * and at the end; with a store, only what the store has is kept when
+ * memory is full, so that every claim written rests on claims written.
  */
 typedef struct PnsStore
 {
@@ -128,7 +142,9 @@ typedef struct PnsStore
 
 #define PNS_KNOWN(lo, hi) ((int32) (lo) | ((int32) (hi) << 8))
 #define PNS_KNOWN_LO(row) ((row) & 0xff)
-#define PNS_KNOWN_HI(row) ((row) >> 8)
+#define PNS_KNOWN_HI(row) (((row) >> 8) & 0xff)
+/* The bounds of a row, without what the search adds above them (pns.c's cost). */
+#define PNS_KNOWN_BOUNDS(row) ((row) & 0xffff)
 
 /*
  * Proves the value of root within limits, in the caller's memory context;

@@ -249,8 +249,14 @@ write_bounds(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, const
 		PnsChange  *c = &changes[i];
 
 		if (id_index_find(expanded, (int64) c->hash) < 0 ||
-			(c->lo == c->hi && id_index_find(valued, (int64) c->hash) < 0))
+			(c->claim && c->lo == c->hi && id_index_find(valued, (int64) c->hash) < 0))
 			continue;
+		/* A position on the way to a claim: its moves are all the store needs of it. */
+		if (!c->claim)
+		{
+			c->written = true;
+			continue;
+		}
 		ids[m] = (int64) c->hash;
 		lo[m] = Int16GetDatum((int16) c->lo);
 		hi[m] = Int16GetDatum((int16) c->hi);
@@ -415,8 +421,8 @@ solve_tree(text *name, Jsonb *state_argument, int64 time_limit, int64 max_states
 	notice_progress(&s, &result, true);
 	if (!result.proven)
 		ereport(NOTICE,
-				(errmsg("solve %s stopped at %s, unproven, having forgotten its positions %d times",
-						tree->qualified, pns_stop_name(result.stop), result.forgets),
+				(errmsg("solve %s stopped at %s, unproven, having collected its memory %d times",
+						tree->qualified, pns_stop_name(result.stop), result.collections),
 				 errhint("CALL gametree.solve goes on from what it stored.")));
 	tree_close(tree);
 }

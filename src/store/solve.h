@@ -6,10 +6,11 @@
  * what it found and commits, so that a cancelled or killed call loses at
  * most the last few seconds, and a new call goes on from there.  What it
  * writes:
- * - the moves of the positions it expanded, as expand() stores them
- *   (states, moves, edges; counted as pending propagation), so that the
- *   proof is in the tree;
- * - a row of <tree>_proof per state it expanded: bounds lo..hi on the
+ * - the moves of the positions whose bounds the search narrowed and of
+ *   those whose moves first led to them (pns.c's mark_wanted), as
+ *   expand() stores them (states, moves, edges; counted as pending
+ *   propagation), so that the proof is in the tree and reachable;
+ * - a row of <tree>_proof per state it so expanded: bounds lo..hi on the
  *   first role's goal, and the proof and disproof numbers of its last
  *   boolean search;
  * - for a state whose value it proved (lo = hi), the value in the columns

@@ -8,7 +8,7 @@
 -- commits, cancels, kills and concurrent sessions.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(26);
 
 \ir helpers.psql
 
@@ -27,15 +27,15 @@ CALL gametree.grow('whole_ttt');
 SELECT is((SELECT count(*) FROM solve_ttt_states s JOIN whole_ttt_states w USING (id)
            WHERE s.proven AND s.utility <> w.utility), 0::bigint,
           'every value solve proved is the whole tree''s');
-SELECT cmp_ok((SELECT count(*) FROM solve_ttt_states WHERE proven AND goal IS NULL), '>', 500::bigint,
-              'of more than 500 states');
+SELECT cmp_ok((SELECT count(*) FROM solve_ttt_states WHERE proven AND goal IS NULL), '>', 300::bigint,
+              'of more than 300 states');
 SELECT is((SELECT count(*) FROM solve_ttt_states s JOIN whole_ttt_graph g ON g.init_id = s.id AND g.move_id = s.best_move
            WHERE s.proven AND s.goal IS NULL AND g.utility <> s.utility), 0::bigint,
           'each one''s best move leads, in the whole tree, to a position of the same value');
 SELECT is((SELECT count(*) FROM solve_ttt_states WHERE proven AND goal IS NULL AND best_move IS NULL), 0::bigint,
           'and each has one');
-SELECT is((SELECT faults || ' of ' || (checked > 500) FROM pg_temp.proof_faults('solve_ttt', 'xplayer')),
-          '0 of true', 'the proof checks: every claim from the root down follows from its children');
+SELECT is((SELECT faults || ' of ' || (checked > 300) FROM pg_temp.proof_faults('solve_ttt', 'xplayer')),
+          '0 of true', 'the proof checks: every claim follows from its children, every best move keeps its value');
 
 -- Propagation keeps what solve proved, from scratch too.
 SELECT gametree.propagate('solve_ttt', from_scratch => true);
@@ -58,6 +58,16 @@ CALL gametree.solve('solve_corner');
 SELECT is((SELECT utility::text FROM solve_corner_states WHERE depth = 0), '{"oplayer": 50, "xplayer": 50}',
           'the root, solved on from what the two calls before stored');
 SELECT is((SELECT faults FROM pg_temp.proof_faults('solve_corner', 'xplayer')), 0::bigint, 'its proof checks');
+-- The check finds a false claim, and a best move that gives the value away.
+UPDATE solve_corner_proof SET lo = 100, hi = 100 WHERE id = (SELECT root_id FROM gametree.trees WHERE name = 'solve_corner');
+SELECT is((SELECT faults FROM pg_temp.proof_faults('solve_corner', 'xplayer')), 1::bigint,
+          'the check finds a claim of a win where the root is a draw');
+UPDATE solve_corner_proof SET lo = 50, hi = 50 WHERE id = (SELECT root_id FROM gametree.trees WHERE name = 'solve_corner');
+UPDATE solve_corner_states SET best_move = (SELECT min(e.move_id) FROM solve_corner_edges e
+                                            WHERE e.init_id = solve_corner_states.id AND e.move_id <> solve_corner_states.best_move)
+WHERE state::jsonb = gametree.play('tictactoe', gametree.initial('tictactoe'), '[["mark", 1, 1]]');
+SELECT is((SELECT faults FROM pg_temp.proof_faults('solve_corner', 'xplayer')), 1::bigint,
+          'and a best move of o''s after a corner that loses');
 
 -- Nim from GDL: the whole game against solve.
 SELECT is(pg_temp.load('solve_nim', 'nim1'), 'ok', 'nim1 loads');
