@@ -87,6 +87,9 @@ tap_script shard bash test/t/shard_check.sh
 gt_log "sharded trees: a node killed or stopped, the coordinator's session ended mid-grow; roles and their passwords"
 tap_script shard_crash bash test/t/shard_crash_check.sh
 
+gt_log "solve as a batch job: connect four proven in trees, a cancel, a terminated session, other sessions at once"
+tap_script solve bash test/t/solve_check.sh
+
 gt_log "the tools that find bugs still build and run: the decoder, SQL and GDL fuzzers"
 tap_script tools bash test/t/tools_check.sh
 

@@ -637,7 +637,7 @@ fill_result(const Pns *p, PnsResult *result)
  * the root's needs it: storing a position costs some hundred times what
  * finding it again does, so only costly proofs are kept on the way.
  */
-#define PNS_WRITE_WORK 65536
+#define PNS_WRITE_WORK 8192
 
 /* A position whose bounds (or moves) the store lacks. */
 static bool
