@@ -37,7 +37,8 @@ tail -n +2 "$GT_ROOT/test/data/connect4_proofs.tsv" | while IFS=$'\t' read -r mo
 	# The root's value for the side to move, and the column of its best move.
 	IFS='|' read -r proven got column stored < <(gt_psql -qAt -d gametree_bench -c "
 		SELECT s.proven,
-		       CASE (s.utility ->> s.control)::int WHEN 100 THEN 'win' WHEN 50 THEN 'draw' WHEN 0 THEN 'loss' END,
+		       CASE WHEN NOT s.proven THEN 'unproven' WHEN (s.utility ->> s.control)::int = 100 THEN 'win'
+		            WHEN (s.utility ->> s.control)::int = 50 THEN 'draw' ELSE 'loss' END,
 		       (SELECT a -> 2 ->> 1 FROM jsonb_array_elements(m.move) a WHERE a ->> 1 = s.control),
 		       (SELECT count(*) FROM proof_states)
 		FROM proof_states s LEFT JOIN proof_moves m ON m.id = s.best_move WHERE s.depth = 0")

@@ -1014,33 +1014,34 @@ keep_costly(Pns *p, uint64 min_work)
  * (16 bytes each, in known, at most an eighth of the memory: the cheapest
  * go first) and, down from the root, the children of the positions whose
  * searches cost the most, in what is left of a quarter of the memory.
- * Returns false, having let nothing go, when the collections before found
- * no new bound (the search goes round the same positions).
+ * Returns false, having let nothing go, when this collection and the one
+ * before kept no new bound (the search goes round the same positions),
+ * or at max_states.
  */
 static bool
 collect(Pns *p)
 {
-	int64		narrowed = 0;
+	int64		found = 0;
 	uint64		min_work;
 
 	if (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states)
 		return false;
-	for (int32 i = 1; i < p->nnodes; i++)
-		if (narrowed_anew(p, NODE(p, i)))
-			narrowed++;
-	p->barren = narrowed == 0 ? p->barren + 1 : 0;
-	if (p->barren >= PNS_BARREN_COLLECTIONS)
-		return false;
 	if (p->store != NULL)
 		write_changes(p);
-	/* With a store, what it has: a claim it holds rests on its own proof there. */
+	/* With a store, the bounds it has: a claim it holds rests on its own proof there. */
 	for (int32 i = 1; i < p->nnodes; i++)
 		if (narrowed_anew(p, NODE(p, i)) &&
 			(p->store == NULL || (NODE(p, i)->lo == NODE(p, i)->written_lo &&
 								  NODE(p, i)->hi == NODE(p, i)->written_hi)))
+		{
 			id_index_set(p->known, (int64) NODE(p, i)->hash,
 						 PNS_KNOWN(NODE(p, i)->lo, NODE(p, i)->hi) |
 						 (work_bits(NODE(p, i)->work) << KNOWN_COST_SHIFT));
+			found++;
+		}
+	p->barren = found == 0 ? p->barren + 1 : 0;
+	if (p->barren >= PNS_BARREN_COLLECTIONS)
+		return false;
 	if (id_index_size(p->known->count) > PNS_KNOWN_ROOM(p->limits->memory))
 		shrink_known(p);
 	min_work = work_to_keep(p, PNS_KEEP(p->limits->memory) - id_index_size(p->known->count));

@@ -3,16 +3,17 @@
  *
  * The search is pns.c's (search/pns.h tells the method), with the tree as
  * its store: every few seconds, and when its memory is full, it writes
- * what it found and commits, so that a cancelled or killed call loses at
- * most the last few seconds, and a new call goes on from there.  What it
- * writes:
- * - the moves of the positions whose bounds the search narrowed and of
- *   those whose moves first led to them (pns.c's mark_wanted), as
- *   expand() stores them (states, moves, edges; counted as pending
- *   propagation), so that the proof is in the tree and reachable;
- * - a row of <tree>_proof per state it so expanded: bounds lo..hi on the
- *   first role's goal, and the proof and disproof numbers of its last
- *   boolean search;
+ * its proofs and commits, so that a cancelled or killed call keeps every
+ * costly proof it had a few seconds before, and a new call goes on from
+ * there.  What it writes:
+ * - proofs (pns.c's mark_wanted): of the bounds the state has reached,
+ *   and of the positions that cost the search many expansions, with the
+ *   moves that first led to each; their moves as expand() stores them
+ *   (states, moves, edges; counted as pending propagation), so that each
+ *   proof is in the tree and reachable;
+ * - a row of <tree>_proof per state of those proofs (a claim): bounds
+ *   lo..hi on the first role's goal, and the proof and disproof numbers
+ *   of its last boolean search;
  * - for a state whose value it proved (lo = hi), the value in the columns
  *   propagation writes: utility, proven, best_move (a move that keeps it).
  * Such a state is solved: propagation takes it as a leaf with that value.
