@@ -34,6 +34,19 @@ bench_session_seconds() {
 		awk '/^Time:/ { t += $2 } END { printf "%.6f\n", t / 1000 }'
 }
 
+# Makes public.position(moves text) in database $1: the connect four
+# position after the columns of moves, one digit 1-7 a disc, as
+# tools/c4solve and test/data/connect4_*.tsv write them.
+bench_connect4_position_function() {
+	gt_psql -q -d "$1" <<-'EOF'
+		CREATE FUNCTION public.position(moves text) RETURNS jsonb LANGUAGE sql AS $$
+		  SELECT gametree.play('connect4', gametree.initial('connect4'),
+		                       coalesce(jsonb_agg(jsonb_build_array('drop', c::int) ORDER BY i), '[]'))
+		  FROM string_to_table(moves, NULL) WITH ORDINALITY AS d(c, i)
+		$$;
+	EOF
+}
+
 # A job is game:grow arguments (after the tree name; "," separates several),
 # e.g. "connect4:max_depth=>8".  Sets job_game, and job_args as they follow
 # the tree name in CALL gametree.grow (", max_depth=>8", or nothing).

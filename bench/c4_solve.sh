@@ -17,13 +17,7 @@ gt_fresh_database gametree_bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -march=native -Wall -o "$tmp/c4solve" "$GT_ROOT/tools/c4solve/c4solve.c"
-gt_psql -q -d gametree_bench <<'EOF'
-CREATE FUNCTION public.position(moves text) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT gametree.play('connect4', gametree.initial('connect4'),
-                       coalesce(jsonb_agg(jsonb_build_array('drop', c::int) ORDER BY i), '[]'))
-  FROM string_to_table(moves, NULL) WITH ORDINALITY AS d(c, i)
-$$;
-EOF
+bench_connect4_position_function gametree_bench
 
 median() { sort -g | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'; }
 

@@ -6,7 +6,7 @@
  * indexes in the order of the moves that lead to them (the moves are
  * generated again where they are needed).  Everything is in a memory
  * context of the search's own, inside the caller's, measured against the
- * memory limit as positions are added: about 110 bytes a position of
+ * memory limit as positions are added: about 130 bytes a position of
  * connect four.
  */
 #include "postgres.h"
@@ -66,9 +66,8 @@ typedef struct PnsNode
 	uint8		nmoves;			/* its moves, at most 255 counted: its first numbers */
 	uint32		proof;
 	uint32		disproof;
-	int16		level;			/* plies from the root on the path that found it */
 	int32		parent;			/* the position whose moves found it first; -1: the root */
-	uint32		work;			/* expansions its searches made: what forgetting it would cost */
+	uint32		work;			/* expansions its searches made: what letting it go would cost */
 	/* What the store holds of it (PnsStore): its bounds and whether its moves' positions. */
 	int8		written_lo;
 	int8		written_hi;
@@ -81,7 +80,7 @@ typedef struct Pns
 	const PnsLimits *limits;
 	const PnsStore *store;		/* NULL: none */
 	MemoryContext cxt;			/* everything, measured against the memory limit */
-	MemoryContext nodes_cxt;	/* in it, the positions, which forget() lets go */
+	MemoryContext nodes_cxt;	/* in it, the positions, which collect() replaces */
 	MemoryContext outer;		/* the caller's: changes reported to the store */
 	IdIndex    *known;			/* bounds known of positions not kept: the store's, and collect()'s */
 	TimestampTz next_write;
@@ -217,7 +216,6 @@ init_node(Pns *p, PnsNode *node, int32 parent)
 	node->threshold = -1;
 	node->proof = node->disproof = 1;
 	node->parent = parent;
-	node->level = parent < 0 ? 0 : (int16) Min(NODE(p, parent)->level + 1, PG_INT16_MAX);
 	node->work = 0;
 	node->written_expansion = false;
 	if (game->terminal(game, state))
@@ -953,7 +951,6 @@ copy_node(Pns *p, const PnsNode *from, int32 parent)
 	*node = *from;
 	node->state = keep_state(p, from->state);
 	node->parent = parent;
-	node->level = parent < 0 ? 0 : (int16) Min(NODE(p, parent)->level + 1, PG_INT16_MAX);
 	p->slots[s] = ++p->nnodes;
 	return p->nnodes - 1;
 }
@@ -1015,16 +1012,23 @@ keep_costly(Pns *p, uint64 min_work)
  * go first) and, down from the root, the children of the positions whose
  * searches cost the most, in what is left of a quarter of the memory.
  * Returns false, having let nothing go, when this collection and the one
- * before kept no new bound (the search goes round the same positions),
- * or at max_states.
+ * before found no new bound (the search goes round the same positions),
+ * or at max_states.  With a store, the bounds it found but did not write
+ * are let go too (they were cheap to find): the search then ends by its
+ * time limit if its memory is too small for any costly proof.
  */
 static bool
 collect(Pns *p)
 {
-	int64		found = 0;
+	int64		narrowed = 0;
 	uint64		min_work;
 
 	if (p->limits->max_states > 0 && p->nnodes >= p->limits->max_states)
+		return false;
+	for (int32 i = 1; i < p->nnodes; i++)
+		narrowed += narrowed_anew(p, NODE(p, i));
+	p->barren = narrowed == 0 ? p->barren + 1 : 0;
+	if (p->barren >= PNS_BARREN_COLLECTIONS)
 		return false;
 	if (p->store != NULL)
 		write_changes(p);
@@ -1033,15 +1037,9 @@ collect(Pns *p)
 		if (narrowed_anew(p, NODE(p, i)) &&
 			(p->store == NULL || (NODE(p, i)->lo == NODE(p, i)->written_lo &&
 								  NODE(p, i)->hi == NODE(p, i)->written_hi)))
-		{
 			id_index_set(p->known, (int64) NODE(p, i)->hash,
 						 PNS_KNOWN(NODE(p, i)->lo, NODE(p, i)->hi) |
 						 (work_bits(NODE(p, i)->work) << KNOWN_COST_SHIFT));
-			found++;
-		}
-	p->barren = found == 0 ? p->barren + 1 : 0;
-	if (p->barren >= PNS_BARREN_COLLECTIONS)
-		return false;
 	if (id_index_size(p->known->count) > PNS_KNOWN_ROOM(p->limits->memory))
 		shrink_known(p);
 	min_work = work_to_keep(p, PNS_KEEP(p->limits->memory) - id_index_size(p->known->count));
