@@ -22,13 +22,7 @@ gt_fresh_database gametree_bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export PGOPTIONS="-c client_min_messages=warning -c gametree.search_memory=$memory"
-gt_psql -q -d gametree_bench <<'EOF'
-CREATE FUNCTION public.position(moves text) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT gametree.play('connect4', gametree.initial('connect4'),
-                       coalesce(jsonb_agg(jsonb_build_array('drop', c::int) ORDER BY i), '[]'))
-  FROM string_to_table(moves, NULL) WITH ORDINALITY AS d(c, i)
-$$;
-EOF
+bench_connect4_position_function gametree_bench
 
 printf '%-15s %-5s %-5s %-8s %-9s %-9s %-9s %s\n' moves plies value stored held solve_s prove_s check
 tail -n +2 "$GT_ROOT/test/data/connect4_proofs.tsv" | while IFS=$'\t' read -r moves plies value columns; do
