@@ -773,77 +773,107 @@ by_write_level(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* Hands n changes to the store and takes its answer into their positions. */
+static void
+report(Pns *p, PnsChange *changes, const int32 *which, int n)
+{
+	if (n == 0)
+		return;
+	p->store->write(p->store->arg, changes, n, p->result);
+	for (int k = 0; k < n; k++)
+		if (changes[k].written)
+		{
+			PnsNode    *node = NODE(p, which[k]);
+
+			if (changes[k].claim)
+			{
+				node->written_lo = (int8) changes[k].lo;
+				node->written_hi = (int8) changes[k].hi;
+			}
+			node->written_expansion |= changes[k].expanded;
+		}
+}
+
+static void
+fill_change(const Pns *p, PnsChange *c, int32 i, int32 level, bool claim)
+{
+	const PnsNode *node = NODE(p, i);
+
+	c->hash = node->hash;
+	c->state = node->state;
+	c->level = level;
+	c->root = i == 0;
+	c->claim = claim;
+	/* A claim's moves were reported before: the store has them unless it could not take them. */
+	c->expanded = node->first >= 0 && !(claim && node->written_expansion);
+	c->lo = node->lo;
+	c->hi = node->hi;
+	c->threshold = node->threshold;
+	c->proof = node->proof;
+	c->disproof = node->disproof;
+	c->best = claim && node->lo == node->hi && node->first >= 0 ?
+		move_to(p, node, best_child(p, node)) : GT_NO_MOVE;
+	c->written = false;
+}
+
 /*
  * Reports to the store the positions mark_wanted picks, as they are now
- * (PnsChange), by write level: each report can be stored once those
- * before it are.  Ends are the store's with the moves that lead to them.
+ * (PnsChange): first their moves, by write level (each report can be
+ * stored once those before it are), in chunks; then every claim at once,
+ * so that the store can take them all or none, and no claim it keeps
+ * rests on one it could not.  Ends are the store's with the moves that
+ * lead to them.
  */
 static void
 write_changes(Pns *p)
 {
 	MemoryContext old = MemoryContextSwitchTo(p->outer);
-	PnsChange  *changes = palloc(Min(p->nnodes, PNS_WRITE_CHUNK) * sizeof(PnsChange));
-	int32	   *which = palloc(Min(p->nnodes, PNS_WRITE_CHUNK) * sizeof(int32));
 	uint8	   *kinds = MemoryContextAllocExtended(p->outer, p->nnodes, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	int32	   *level;
 	Wanted	   *wanted;
+	PnsChange  *changes;
+	int32	   *which;
 	int64		nwanted = 0;
+	int64		nclaims = 0;
 	int			n = 0;
 
 	fill_result(p, p->result);
 	mark_wanted(p, kinds);
 	level = write_levels(p, kinds);
 	for (int32 i = 0; i < p->nnodes; i++)
+	{
 		nwanted += kinds[i] != WRITE_NONE;
+		nclaims += kinds[i] == WRITE_CLAIM;
+	}
 	wanted = MemoryContextAllocExtended(p->outer, Max(nwanted, 1) * sizeof(Wanted), MCXT_ALLOC_HUGE);
 	nwanted = 0;
 	for (int32 i = 0; i < p->nnodes; i++)
 		if (kinds[i] != WRITE_NONE)
 			wanted[nwanted++] = (Wanted) {level[i], i};
 	qsort(wanted, nwanted, sizeof(Wanted), by_write_level);
-	for (int64 w = 0; w <= nwanted; w++)
+	changes = MemoryContextAllocExtended(p->outer, Max(Max(Min(nwanted, PNS_WRITE_CHUNK), nclaims), 1) *
+										 sizeof(PnsChange), MCXT_ALLOC_HUGE);
+	which = MemoryContextAllocExtended(p->outer, Max(Max(Min(nwanted, PNS_WRITE_CHUNK), nclaims), 1) *
+									   sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int64 w = 0; w < nwanted; w++)
 	{
-		PnsNode    *node;
-		PnsChange  *c;
-		int32		i;
-
-		if (n == PNS_WRITE_CHUNK || (w == nwanted && n > 0))
+		if (n == PNS_WRITE_CHUNK)
 		{
-			p->store->write(p->store->arg, changes, n, p->result);
-			for (int k = 0; k < n; k++)
-				if (changes[k].written)
-				{
-					node = NODE(p, which[k]);
-					if (changes[k].claim)
-					{
-						node->written_lo = (int8) changes[k].lo;
-						node->written_hi = (int8) changes[k].hi;
-					}
-					node->written_expansion = changes[k].expanded;
-				}
+			report(p, changes, which, n);
 			n = 0;
 		}
-		if (w == nwanted)
-			break;
-		i = wanted[w].index;
-		node = NODE(p, i);
-		c = &changes[n];
-		which[n++] = i;
-		c->hash = node->hash;
-		c->state = node->state;
-		c->level = level[i];
-		c->root = i == 0;
-		c->claim = kinds[i] == WRITE_CLAIM;
-		c->expanded = node->first >= 0;
-		c->lo = node->lo;
-		c->hi = node->hi;
-		c->threshold = node->threshold;
-		c->proof = node->proof;
-		c->disproof = node->disproof;
-		c->best = c->claim && node->lo == node->hi && node->first >= 0 ?
-			move_to(p, node, best_child(p, node)) : GT_NO_MOVE;
-		c->written = false;
+		which[n] = wanted[w].index;
+		fill_change(p, &changes[n++], wanted[w].index, wanted[w].level, false);
 	}
+	report(p, changes, which, n);
+	n = 0;
+	for (int64 w = 0; w < nwanted; w++)
+		if (kinds[wanted[w].index] == WRITE_CLAIM)
+		{
+			which[n] = wanted[w].index;
+			fill_change(p, &changes[n++], wanted[w].index, wanted[w].level, true);
+		}
+	report(p, changes, which, n);
 	pfree(changes);
 	pfree(which);
 	pfree(kinds);

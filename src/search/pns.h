@@ -134,7 +134,12 @@ typedef struct PnsStore
 	 * hashes, rows PNS_KNOWN(lo, hi).
 	 */
 	void		(*load) (void *arg, IdIndex *known);
-	/* Writes n changes (in the order positions were found); progress tells where the search is. */
+	/*
+	 * Writes n changes; progress tells where the search is.  A write is of
+	 * moves only (no claim), by level; or of every claim of the moment, of
+	 * which the store keeps all (written) or none, since claims rest on
+	 * one another.
+	 */
 	void		(*write) (void *arg, PnsChange *changes, int n, const PnsResult *progress);
 	void	   *arg;
 	int64		write_interval; /* microseconds between writes; the last comes at the end */

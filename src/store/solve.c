@@ -229,9 +229,41 @@ write_values(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, IdInd
 	counts_write(s->tree, &counts);
 }
 
+/*
+ * Whether the tree can take every claim of the changes: each one's moves
+ * are stored, and the row of each exact one (whose value goes with it) is
+ * now locked by this write, not by another session.  Claims rest on one
+ * another: the tree takes them all or none.
+ */
+static bool
+claims_fit(Solve *s, PnsChange *changes, int n, const IdIndex *expanded)
+{
+	int64	   *ids = palloc(Max(n, 1) * sizeof(int64));
+	int			m = 0;
+	uint64		locked;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (!changes[i].claim)
+			continue;
+		if (id_index_find(expanded, (int64) changes[i].hash) < 0)
+			return false;
+		if (changes[i].lo == changes[i].hi && changes[i].best != GT_NO_MOVE)
+			ids[m++] = (int64) changes[i].hash;
+	}
+	if (m == 0)
+		return true;
+	spi_run(psprintf("SELECT id FROM %s WHERE id = ANY ($1) FOR UPDATE SKIP LOCKED", s->tree->states),
+			1, (Oid[]) {INT8ARRAYOID}, (Datum[]) {int8_array(ids, m)}, SPI_OK_SELECT);
+	locked = SPI_processed;
+	SPI_freetuptable(SPI_tuptable);
+	return locked == (uint64) m;
+}
+
 /* The rows of _proof of the changes the tree can check (solve.h); marks them written. */
 static void
-write_bounds(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, const IdIndex *valued)
+write_bounds(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, const IdIndex *valued,
+			 bool claims)
 {
 	int64	   *ids = palloc(Max(n, 1) * sizeof(int64));
 	Datum	   *lo = palloc(Max(n, 1) * sizeof(Datum));
@@ -257,6 +289,8 @@ write_bounds(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, const
 			c->written = true;
 			continue;
 		}
+		if (!claims)
+			continue;
 		ids[m] = (int64) c->hash;
 		lo[m] = Int16GetDatum((int16) c->lo);
 		hi[m] = Int16GetDatum((int16) c->hi);
@@ -314,6 +348,7 @@ write_changes(void *arg, PnsChange *changes, int n, const PnsResult *progress)
 				valued;
 	ExpansionCounts none = {0};
 	int			level;
+	bool		claims;
 
 	/*
 	 * A write expands a level at a time, in many small statements, each a
@@ -334,8 +369,12 @@ write_changes(void *arg, PnsChange *changes, int n, const PnsResult *progress)
 	/* tree_expand_states took its states first; the rest of the write comes after the tree lock. */
 	tree_lock(s->tree);
 	expanded_in_tree(s, changes, n, &expanded);
-	write_values(s, changes, n, &expanded, &valued);
-	write_bounds(s, changes, n, &expanded, &valued);
+	claims = claims_fit(s, changes, n, &expanded);
+	if (claims)
+		write_values(s, changes, n, &expanded, &valued);
+	else
+		id_index_init(&valued, 0, CurrentMemoryContext);
+	write_bounds(s, changes, n, &expanded, &valued, claims);
 	/* One more write: a propagation that read the tree before stops short of overwriting it. */
 	tree_add_counts(s->tree, &none);
 	MemoryContextSwitchTo(caller);

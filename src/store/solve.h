@@ -20,10 +20,12 @@
  *
  * Writes follow the tree's lock order (tree.h): states to expand are
  * taken FOR UPDATE SKIP LOCKED (one a grow batch holds is being expanded
- * there), then the tree lock, then the rows.  A state whose expansion or
- * value another session held is written at the next write.  A _proof row
- * is written only for a state whose moves are stored and, when exact,
- * whose value is: its claim can always be checked against its children.
+ * there), then the tree lock, then the rows.  Claims rest on one
+ * another: a write takes every claim of the moment or none (when a state
+ * of one is not expanded in the tree, or another session holds the row of
+ * an exact one), and the next write tries again.  A _proof row is written
+ * only for a state whose moves are stored and, when exact, whose value
+ * is: its claim can always be checked against its children.
  */
 #ifndef GAMETREE_SOLVE_H
 #define GAMETREE_SOLVE_H
