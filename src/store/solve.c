@@ -178,8 +178,7 @@ expanded_in_tree(Solve *s, PnsChange *changes, int n, IdIndex *expanded)
 /*
  * Writes the values of the exact changes whose states are expanded in the
  * tree into their rows, as propagation writes values (counts included);
- * adds the ids it wrote to valued.  A row another session holds is skipped
- * (tree.h's lock order).
+ * adds the ids it wrote to valued.  claims_fit has locked the rows.
  */
 static void
 write_values(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, IdIndex *valued)
@@ -209,10 +208,9 @@ write_values(Solve *s, PnsChange *changes, int n, const IdIndex *expanded, IdInd
 	}
 	if (m == 0)
 		return;
-	spi_run(psprintf("WITH free AS (SELECT f.id FROM %1$s f WHERE f.id = ANY ($1) FOR UPDATE SKIP LOCKED) "
-					 "UPDATE %1$s s SET utility = u.utility, proven = true, best_move = u.best_move "
+	spi_run(psprintf("UPDATE %1$s s SET utility = u.utility, proven = true, best_move = u.best_move "
 					 "FROM unnest($1, $2, $3) u(id, utility, best_move), %1$s o "
-					 "WHERE s.id = u.id AND o.id = u.id AND s.id IN (SELECT id FROM free) "
+					 "WHERE s.id = u.id AND o.id = u.id "
 					 COUNTS_RETURNING ", s.id", s->tree->states),
 			3, (Oid[]) {INT8ARRAYOID, JSONBARRAYOID, INT8ARRAYOID},
 			(Datum[]) {int8_array(ids, m), datum_array(utilities, NULL, m, JSONBOID), int8_array(moves, m)},
