@@ -622,7 +622,7 @@ fill_result(const Pns *p, PnsResult *result)
 	result->disproof = root->threshold >= 0 ? root->disproof : PNS_INFINITE;
 }
 
-/* Changes reported to the store at once, at most: their memory is not the search's. */
+/* Moves reported to the store at once, at most (claims go all at once: write_changes). */
 #define PNS_WRITE_CHUNK 65536
 
 /* What a write reports of a position. */
