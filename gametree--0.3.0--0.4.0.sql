@@ -198,6 +198,18 @@ COMMENT ON FUNCTION @extschema@.prove(text, jsonb, interval, bigint) IS
 'The value of a state (NULL: the initial one) under perfect play, proven by proof-number search in memory, with a move that keeps it; or the bounds reached within time_limit, max_states and gametree.search_memory. Games of one role, or of two whose goals sum to 100';
 
 
+-- Random games to the end: what Monte Carlo search plays, and the speed GGP engines quote.
+CREATE FUNCTION @extschema@.playouts(game text, state jsonb DEFAULT NULL, max_playouts bigint DEFAULT NULL,
+                                     time_limit interval DEFAULT NULL, seed bigint DEFAULT NULL,
+                                     OUT utility jsonb, OUT playouts bigint, OUT states bigint,
+                                     OUT seconds double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gametree_playouts'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION @extschema@.playouts(text, jsonb, bigint, interval, bigint) IS
+'Uniformly random games from a state (NULL: the initial one) to their end, until max_playouts or time_limit: the mean goal per role, the games played, the state changes made (next moves) and the seconds taken; seed (NULL: the state''s hash) fixes the games';
+
+
 -- Proof-number search in a tree: what it proved is kept in <tree>_proof.
 CREATE PROCEDURE @extschema@.solve(tree text, state jsonb DEFAULT NULL, time_limit interval DEFAULT NULL,
                                    max_states bigint DEFAULT NULL)

@@ -10,5 +10,10 @@
 
 /* Arguments 0 and 1 of a SQL function: (game text, state jsonb). */
 extern GameState *gt_state_argument(FunctionCallInfo fcinfo, const Game **game);
+/*
+ * The same for a function whose state defaults to NULL, the initial state;
+ * ereports a NULL game.
+ */
+extern GameState *gt_state_argument_or_initial(FunctionCallInfo fcinfo, const Game **game);
 
 #endif

@@ -66,18 +66,7 @@ gametree_prove(PG_FUNCTION_ARGS)
 	bool		nulls[PROVE_COLUMNS] = {0};
 	double		utility[GT_MAX_ROLES];
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("game must not be NULL")));
-	if (PG_ARGISNULL(1))
-	{
-		game = gt_game_from_text(PG_GETARG_TEXT_PP(0));
-		state = gt_state_alloc(game);
-		game->initial(game, state);
-	}
-	else
-		state = gt_state_argument(fcinfo, &game);
+	state = gt_state_argument_or_initial(fcinfo, &game);
 	if (time_limit != NULL && gt_interval_usecs(time_limit) <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
