@@ -18,9 +18,9 @@
 #include "postgres.h"
 
 #include "core/jsonfacts.h"
+#include "gdl/forward.h"
 #include "gdl/gdl.h"
 #include "gdl/prover.h"
-#include "common/pg_prng.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/fmgrprotos.h"
@@ -37,8 +37,10 @@ typedef struct GdlRules
 	uint8	   *shift;			/* per role: where its action index sits in a move */
 	uint64	   *mask;			/* per role */
 	int32	   *noop;			/* per role: the input of its noop, or -1 */
-	/* the state whose phases values[] holds */
-	uint8	   *values;
+	Forward    *forward;		/* the network's evaluation; NULL on the prover */
+	uint8	   *values;			/* the prover's evaluation */
+	const uint8 *truth;			/* per node, in the state cached: values or the network's */
+	/* the state whose phases truth[] holds */
 	uint64	   *cached;
 	bool		cache_valid;
 	uint32		phases_done;
@@ -59,7 +61,7 @@ rules_of(const Game *game)
  * clock.h says, and nothing is kept of the state.
  */
 static bool
-evaluate(const Game *game, const GameState *state, NetPhase phase)
+evaluate(const Game *game, const GameState *state, ProverPhase phase)
 {
 	GdlRules   *r = rules_of(game);
 	const Propnet *net = r->net;
@@ -68,18 +70,28 @@ evaluate(const Game *game, const GameState *state, NetPhase phase)
 	if (!r->cache_valid || memcmp(r->cached, words, r->nwords * sizeof(uint64)) != 0)
 	{
 		memcpy(r->cached, words, r->nwords * sizeof(uint64));
-		memset(r->values, 0, net->nbase);
-		for (int w = 0; w < r->nwords; w++)
-			for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
-				r->values[w * 64 + pg_rightmost_one_pos64(bits)] = 1;
 		r->cache_valid = true;
-		r->phases_done = 0;
+		if (r->forward != NULL)
+		{
+			/* the network keeps all but the goals of the state */
+			forward_set_state(r->forward, words);
+			r->phases_done = ((1 << NUM_PHASES) - 1) & ~(1 << PHASE_GOAL);
+		}
+		else
+		{
+			memset(r->values, 0, net->nbase);
+			for (int w = 0; w < r->nwords; w++)
+				for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+					r->values[w * 64 + pg_rightmost_one_pos64(bits)] = 1;
+			r->phases_done = 0;
+		}
 	}
 	if (r->phases_done & (1 << phase))
 		return true;
-	if ((phase != PHASE_TERMINAL && !evaluate(game, state, PHASE_TERMINAL)) ||
-		(phase == PHASE_STATE && !evaluate(game, state, PHASE_LEGAL)) ||
-		!propnet_run(net, phase, r->values))
+	if (r->forward != NULL)
+		forward_goals(r->forward);
+	else if ((phase != PHASE_TERMINAL && !evaluate(game, state, PHASE_TERMINAL)) ||
+			 !prover_run(net->prover, net, phase, r->values))
 	{
 		r->cache_valid = false;
 		return false;
@@ -97,7 +109,7 @@ gdl_terminal(const Game *game, const GameState *state)
 		return false;
 	if (!evaluate(game, state, PHASE_TERMINAL))
 		return true;
-	return r->values[r->net->terminal];
+	return r->truth[r->net->terminal];
 }
 
 /* Fills r->legal and r->nlegal for a state that is not terminal; false when the prover gave up. */
@@ -111,10 +123,31 @@ legal_actions(const Game *game, const GameState *state)
 		return false;
 	for (int role = 0; role < game->nroles; role++)
 	{
-		r->nlegal[role] = 0;
-		for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
-			if (net->input_legal[i] >= 0 && r->values[net->input_legal[i]])
-				r->legal[role][r->nlegal[role]++] = i - net->role_inputs[role];
+		int32	   *legal = r->legal[role];
+
+		if (r->forward != NULL)
+		{
+			const int32 *inputs;
+
+			/* in the order of the actions, as the prover gives them */
+			r->nlegal[role] = forward_legal(r->forward, role, &inputs);
+			for (int i = 0; i < r->nlegal[role]; i++)
+			{
+				int32		action = inputs[i] - net->role_inputs[role];
+				int			j = i;
+
+				for (; j > 0 && legal[j - 1] > action; j--)
+					legal[j] = legal[j - 1];
+				legal[j] = action;
+			}
+		}
+		else
+		{
+			r->nlegal[role] = 0;
+			for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
+				if (net->input_legal[i] >= 0 && r->values[net->input_legal[i]])
+					legal[r->nlegal[role]++] = i - net->role_inputs[role];
+		}
 		if (r->nlegal[role] == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
@@ -166,21 +199,27 @@ gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out
 	const Propnet *net = r->net;
 	int32		inputs[GT_MAX_ROLES];
 	uint64	   *words = (uint64 *) out->data;
-
 	bool		done;
 
 	/* Given up: the state itself, a state of the right size, never looked at. */
-	if (!evaluate(game, state, PHASE_STATE))
+	if (!evaluate(game, state, PHASE_TERMINAL))
 	{
 		gt_state_copy(out, state);
 		return;
 	}
 	for (int role = 0; role < game->nroles; role++)
-	{
 		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
-		r->values[inputs[role]] = 1;
+	if (r->forward != NULL)
+	{
+		forward_set_inputs(r->forward, inputs, game->nroles, true);
+		memcpy(words, forward_next_state(r->forward), r->nwords * sizeof(uint64));
+		forward_set_inputs(r->forward, inputs, game->nroles, false);
+		out->size = r->nwords * sizeof(uint64);
+		return;
 	}
-	done = propnet_run_move(net, r->values, inputs, game->nroles);
+	for (int role = 0; role < game->nroles; role++)
+		r->values[inputs[role]] = 1;
+	done = prover_run(net->prover, net, PHASE_MOVE, r->values);
 	for (int role = 0; role < game->nroles; role++)
 		r->values[inputs[role]] = 0;
 	if (!done)
@@ -206,7 +245,7 @@ gdl_goals(const Game *game, const GameState *state, int *goals)
 	for (int role = 0; role < game->nroles; role++)
 		goals[role] = GT_GOAL_MIN;
 	for (int i = 0; done && i < net->ngoals; i++)
-		if (r->values[net->goals[i].node])
+		if (r->truth[net->goals[i].node])
 			goals[net->goals[i].role] = Max(goals[net->goals[i].role], net->goals[i].value);
 }
 
@@ -729,20 +768,12 @@ keep_network(const Propnet *net, const TermStore *from, TermStore *to)
 
 	k->role_inputs = keep(net->role_inputs, (net->nroles + 1) * sizeof(int32));
 	k->rule_start = keep(net->rule_start, (net->nnodes + 1) * sizeof(int32));
-	k->rule_end = keep(net->rule_end, net->nnodes * sizeof(int32));
-	k->trigger_start = keep(net->trigger_start, (net->ninputs + 1) * sizeof(int32));
-	k->trigger_rule = keep(net->trigger_rule, net->trigger_start[net->ninputs] * sizeof(int32));
-	k->trigger_head = keep(net->trigger_head, net->trigger_start[net->ninputs] * sizeof(int32));
 	k->literal_start = keep(net->literal_start, (net->nrules + 1) * sizeof(int32));
 	k->literals = keep(net->literals, net->literal_start[net->nrules] * sizeof(int32));
 	k->input_legal = keep(net->input_legal, net->ninputs * sizeof(int32));
 	k->base_next = keep(net->base_next, net->nbase * sizeof(int32));
 	k->goals = keep(net->goals, net->ngoals * sizeof(NetGoal));
-	for (int p = 0; p < NUM_PHASES; p++)
-	{
-		k->steps[p] = keep(net->steps[p], net->nsteps[p] * sizeof(int32));
-		k->code[p] = NULL;
-	}
+	k->order = keep(net->order, net->norder * sizeof(int32));
 	k->group_start = keep(net->group_start, (net->ngroups + 1) * sizeof(int32));
 	k->group_nodes = keep(net->group_nodes, net->group_start[net->ngroups] * sizeof(int32));
 	k->initial = keep(net->initial, net->nbase * sizeof(bool));
@@ -781,98 +812,6 @@ role_terms(const Grounding *g, int *nroles)
 	}
 	*nroles = t->n;
 	return roles;
-}
-
-/* Random playouts that order the network's literals. */
-#define SAMPLE_PLAYOUTS 32
-#define SAMPLE_PLIES 200
-
-static const double *sort_truth;
-
-/* How often a literal held in the sampled states: rules try the rarest first. */
-static double
-literal_truth(int32 literal)
-{
-	double		p = sort_truth[literal >> 1];
-
-	return (literal & 1) ? 1.0 - p : p;
-}
-
-static int
-compare_literals(const void *a, const void *b)
-{
-	double		pa = literal_truth(*(const int32 *) a),
-				pb = literal_truth(*(const int32 *) b);
-
-	return pa < pb ? -1 : pa > pb ? 1 : 0;
-}
-
-/*
- * Plays random games from the initial state, counting how often each node
- * holds, and orders every rule's literals by that: a rule fails at its
- * first false literal, so the ones that are rarely true go first.  The
- * order changes speed only, never a result.  The seed is fixed, so a game
- * compiles the same everywhere.
- */
-static void
-order_literals(const Game *game)
-{
-	GdlRules   *r = rules_of(game);
-	Propnet    *net = r->net;
-	uint64	   *held = palloc0(net->nnodes * sizeof(uint64));
-	double	   *truth = palloc(net->nnodes * sizeof(double));
-	GameState  *state = gt_state_alloc(game);
-	GameState  *next = gt_state_alloc(game);
-	pg_prng_state rng;
-	uint64		samples = 0;
-
-	pg_prng_seed(&rng, UINT64CONST(0x9e3779b97f4a7c15));
-	for (int playout = 0; playout < SAMPLE_PLAYOUTS; playout++)
-	{
-		gdl_initial(game, state);
-		for (int ply = 0; ply < SAMPLE_PLIES && !gdl_terminal(game, state); ply++)
-		{
-			GameMove	move = 0;
-			bool		stuck = false;
-
-			CHECK_FOR_INTERRUPTS();
-			/* at load, with no clock running: never gives up */
-			(void) evaluate(game, state, PHASE_LEGAL);
-			for (int role = 0; role < game->nroles && !stuck; role++)
-			{
-				int			n = 0,
-							pick;
-
-				for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
-					n += net->input_legal[i] >= 0 && r->values[net->input_legal[i]];
-				stuck = n == 0;
-				pick = stuck ? 0 : (int) pg_prng_uint64_range(&rng, 0, n - 1);
-				for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1] && !stuck; i++)
-					if (net->input_legal[i] >= 0 && r->values[net->input_legal[i]] && pick-- == 0)
-						move |= (GameMove) (i - net->role_inputs[role]) << r->shift[role];
-			}
-			if (stuck)
-				break;
-			gdl_next(game, state, move, next);
-			/* inputs are cleared after next(): count the move's own */
-			for (int role = 0; role < game->nroles; role++)
-				held[net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role])]++;
-			for (int v = 0; v < net->nnodes; v++)
-				held[v] += r->values[v];
-			samples++;
-			gt_state_copy(state, next);
-		}
-	}
-	for (int v = 0; v < net->nnodes; v++)
-		truth[v] = samples == 0 ? 0.5 : (double) held[v] / samples;
-	sort_truth = truth;
-	for (int rule = 0; rule < net->nrules; rule++)
-		qsort(net->literals + net->literal_start[rule], net->literal_start[rule + 1] - net->literal_start[rule],
-			  sizeof(int32), compare_literals);
-	propnet_lay_out(net);
-	r->cache_valid = false;
-	pfree(held);
-	pfree(truth);
 }
 
 /*
@@ -1026,8 +965,14 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("game \"%s\": its roles' actions need %d bits to code a joint move, more than 63",
 						name, bits)));
-	r->values = palloc0(Max(1, net->nnodes));
 	r->cached = palloc(r->nwords * sizeof(uint64));
+	if (net->prover != NULL)
+		r->truth = r->values = palloc0(Max(1, net->nnodes));
+	else
+	{
+		r->forward = forward_create(net);
+		r->truth = forward_values(r->forward);
+	}
 
 	game = palloc(sizeof(Game));
 	*game = gdl_template;
@@ -1040,10 +985,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	game->packed_bytes = LAYOUT_BYTES + (net->nbase + 7) / 8;
 	game->max_moves = (int) Min(joint, GDL_MAX_JOINT_MOVES);
 	game->rules = r;
-	propnet_lay_out(net);
 	r->layout = layout_fingerprint(r);
-	if (net->prover == NULL)
-		order_literals(game);
 	check_initial_size(game);
 	if (stats != NULL)
 	{

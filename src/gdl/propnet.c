@@ -1,12 +1,12 @@
 /*
  * propnet.c: compiles a ground GDL program into a propositional network
- * and evaluates it (see propnet.h).
+ * (see propnet.h).
  */
 #include "postgres.h"
 
 #include "common/hashfn.h"
 #include "core/game.h"
-#include "gdl/prover.h"
+#include "gdl/propnet.h"
 #include "miscadmin.h"
 
 /* Atom ids to nodes: open addressing over the grounding's term ids. */
@@ -169,175 +169,6 @@ visit(Builder *b, int v)
 	}
 }
 
-/* Marks in cone[] the derived nodes that the nodes marked already depend on. */
-static void
-close_cone(const Propnet *net, const Builder *b, bool *cone)
-{
-	/* steps are in dependency order: walk them backwards */
-	for (int s = b->norder - 1; s >= 0; s--)
-	{
-		int32		step = b->order[s];
-		bool		marked = false;
-
-		CHECK_FOR_INTERRUPTS();
-		if (step >= 0)
-			marked = cone[step];
-		else
-			for (int i = net->group_start[-step - 1]; i < net->group_start[-step]; i++)
-				marked |= cone[net->group_nodes[i]];
-		if (!marked)
-			continue;
-		for (int k = 0; k < (step >= 0 ? 1 : net->group_start[-step] - net->group_start[-step - 1]); k++)
-		{
-			int			node = step >= 0 ? step : net->group_nodes[net->group_start[-step - 1] + k];
-
-			cone[node] = true;
-			for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
-				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
-					cone[net->literals[l] >> 1] = true;
-		}
-	}
-}
-
-static int32
-step_node(const Propnet *net, int32 step)
-{
-	return step >= 0 ? step : net->group_nodes[net->group_start[-step - 1]];
-}
-
-/* The steps of a phase: those in cone and not in done, with or without inputs. */
-static void
-make_phase(Propnet *net, const Builder *b, NetPhase phase, const bool *cone, const bool *done,
-		   const bool *uses_input, int want_input)
-{
-	net->steps[phase] = palloc(Max(1, b->norder) * sizeof(int32));
-	net->nsteps[phase] = 0;
-	for (int s = 0; s < b->norder; s++)
-	{
-		int32		node = step_node(net, b->order[s]);
-
-		if (!cone[node] || (done != NULL && done[node]))
-			continue;
-		if (want_input >= 0 && uses_input[node] != (want_input == 1))
-			continue;
-		net->steps[phase][net->nsteps[phase]++] = b->order[s];
-	}
-}
-
-/* The input that rule r needs, when nothing else it needs changes with the move; or -1. */
-static int32
-trigger_of(const Propnet *net, int r, const bool *uses_input)
-{
-	int32		trigger = -1;
-
-	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
-	{
-		int32		node = net->literals[l] >> 1;
-		bool		input = node >= net->nbase && node < net->nbase + net->ninputs;
-
-		if (input && trigger < 0 && (net->literals[l] & 1) == 0)
-			trigger = node;
-		else if (uses_input[node] && !input)
-			return -1;
-	}
-	return trigger;
-}
-
-/*
- * The trigger of each rule (trigger_of) of the move phase's nodes, -1 for
- * the other rules; net->trigger_start gets where each input's triggered
- * rules start, *ntriggered their number.
- */
-static int32 *
-find_triggers(Propnet *net, const bool *uses_input, int *ntriggered)
-{
-	int32	   *trigger = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
-	bool	   *in_move = palloc0(net->nnodes * sizeof(bool));
-
-	*ntriggered = 0;
-	for (int s = 0; s < net->nsteps[PHASE_MOVE]; s++)
-		if (net->steps[PHASE_MOVE][s] >= 0)
-			in_move[net->steps[PHASE_MOVE][s]] = true;
-	net->trigger_start = palloc0((net->ninputs + 1) * sizeof(int32));
-	for (int v = 0; v < net->nnodes; v++)
-		for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
-		{
-			trigger[r] = in_move[v] ? trigger_of(net, r, uses_input) : -1;
-			if (trigger[r] >= 0)
-			{
-				net->trigger_start[trigger[r] - net->nbase + 1]++;
-				(*ntriggered)++;
-			}
-		}
-	for (int i = 0; i < net->ninputs; i++)
-		net->trigger_start[i + 1] += net->trigger_start[i];
-	return trigger;
-}
-
-/*
- * Moves the triggered rules of the move phase's nodes after each node's
- * own (rule_end) and files them by input.
- */
-static void
-file_triggered_rules(Propnet *net, const bool *uses_input)
-{
-	int			ntriggered;
-	int32	   *trigger = find_triggers(net, uses_input, &ntriggered);
-	int32	   *rule_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	int32	   *literal_start = palloc_extended((net->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	int32	   *literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32),
-										   MCXT_ALLOC_HUGE);
-	int			nrules = 0,
-				nliterals = 0;
-
-	net->rule_end = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
-	net->trigger_rule = palloc(Max(1, ntriggered) * sizeof(int32));
-	net->trigger_head = palloc(Max(1, ntriggered) * sizeof(int32));
-	for (int v = 0; v < net->nnodes; v++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		rule_start[v] = nrules;
-		/* the node's own rules, then its triggered ones */
-		for (int pass = 0; pass < 2; pass++)
-		{
-			for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
-			{
-				int			n = net->literal_start[r + 1] - net->literal_start[r];
-
-				if ((trigger[r] >= 0) != (pass == 1))
-					continue;
-				if (pass == 1)
-				{
-					int			slot = net->trigger_start[trigger[r] - net->nbase]++;
-
-					net->trigger_rule[slot] = nrules;
-					net->trigger_head[slot] = v;
-				}
-				literal_start[nrules++] = nliterals;
-				memcpy(literals + nliterals, net->literals + net->literal_start[r], n * sizeof(int32));
-				nliterals += n;
-			}
-			if (pass == 0)
-				net->rule_end[v] = nrules;
-		}
-	}
-	rule_start[net->nnodes] = nrules;
-	literal_start[nrules] = nliterals;
-	/* trigger_start was advanced past each input's rules: shift it back */
-	for (int i = net->ninputs; i > 0; i--)
-		net->trigger_start[i] = net->trigger_start[i - 1];
-	net->trigger_start[0] = 0;
-	net->rule_start = rule_start;
-	net->literal_start = literal_start;
-	net->literals = literals;
-}
-
-static bool *
-new_flags(const Propnet *net)
-{
-	return palloc0(net->nnodes * sizeof(bool));
-}
-
 /*
  * Base nodes (the facts of true, in canonical order) and input nodes (the
  * actions, by role, in canonical order) of net; returns the facts.
@@ -409,16 +240,11 @@ propnet_outputs(Grounding *g, const TermId *roles, int nroles)
 		}
 	net->nnodes = node;
 	net->rule_start = palloc0((net->nnodes + 1) * sizeof(int32));
-	net->rule_end = palloc0(net->nnodes * sizeof(int32));
-	net->trigger_start = palloc0((net->ninputs + 1) * sizeof(int32));
-	net->trigger_rule = palloc0(sizeof(int32));
-	net->trigger_head = palloc0(sizeof(int32));
 	net->literal_start = palloc0(sizeof(int32));
 	net->literals = palloc0(sizeof(int32));
 	net->group_start = palloc0(sizeof(int32));
 	net->group_nodes = palloc0(sizeof(int32));
-	for (int phase = 0; phase < NUM_PHASES; phase++)
-		net->steps[phase] = palloc0(sizeof(int32));
+	net->order = palloc0(sizeof(int32));
 	return net;
 }
 
@@ -638,88 +464,6 @@ find_goals(Builder *b, const TermId *roles, int nroles)
 	}
 }
 
-/*
- * The nodes whose value depends on the move: the inputs, and each step
- * (a cycle group as a whole) with a rule that reads one of them.
- */
-static bool *
-mark_input_users(const Builder *b)
-{
-	const Propnet *net = b->net;
-	bool	   *uses_input = new_flags(net);
-
-	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
-		uses_input[i] = true;
-	for (int s = 0; s < b->norder; s++)
-	{
-		int32		step = b->order[s];
-		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
-		int			last = step >= 0 ? 1 : net->group_start[-step];
-		bool		any = false;
-
-		CHECK_FOR_INTERRUPTS();
-		for (int k = first; k < last; k++)
-		{
-			int			node = step >= 0 ? step : net->group_nodes[k];
-
-			for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
-				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
-					any |= uses_input[net->literals[l] >> 1];
-		}
-		for (int k = first; k < last; k++)
-			uses_input[step >= 0 ? step : net->group_nodes[k]] = any;
-	}
-	return uses_input;
-}
-
-/*
- * The steps of each phase: the cone of the nodes its outputs depend on,
- * less what a phase run before it on the same state has computed (legal
- * after terminal, goal after terminal alone, the state's part of next
- * after both), with the part of next's cone that depends on the move
- * apart (PHASE_MOVE).
- */
-static void
-make_phases(Builder *b, const bool *uses_input)
-{
-	Propnet    *net = b->net;
-	bool	   *done = new_flags(net);
-	bool	   *cone,
-			   *terminal_cone;
-
-	cone = new_flags(net);
-	if (net->terminal >= 0)
-		cone[net->terminal] = true;
-	close_cone(net, b, cone);
-	make_phase(net, b, PHASE_TERMINAL, cone, NULL, uses_input, -1);
-	memcpy(done, cone, net->nnodes * sizeof(bool));
-	terminal_cone = cone;
-
-	cone = new_flags(net);
-	for (int i = 0; i < net->ninputs; i++)
-		if (net->input_legal[i] >= 0)
-			cone[net->input_legal[i]] = true;
-	close_cone(net, b, cone);
-	make_phase(net, b, PHASE_LEGAL, cone, done, uses_input, -1);
-	for (int v = 0; v < net->nnodes; v++)
-		done[v] |= cone[v];
-
-	/* goal runs after terminal alone */
-	cone = new_flags(net);
-	for (int i = 0; i < net->ngoals; i++)
-		cone[net->goals[i].node] = true;
-	close_cone(net, b, cone);
-	make_phase(net, b, PHASE_GOAL, cone, terminal_cone, uses_input, -1);
-
-	cone = new_flags(net);
-	for (int i = 0; i < net->nbase; i++)
-		if (net->base_next[i] >= 0)
-			cone[net->base_next[i]] = true;
-	close_cone(net, b, cone);
-	make_phase(net, b, PHASE_STATE, cone, done, uses_input, 0);
-	make_phase(net, b, PHASE_MOVE, cone, NULL, uses_input, 1);
-}
-
 /* The phases of building: each one reads what the ones before it made. */
 Propnet *
 propnet_build(Grounding *g, const TermId *roles, int nroles)
@@ -727,7 +471,6 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	Propnet    *net = palloc0(sizeof(Propnet));
 	Builder		b = {.g = g,.net = net};
 	TermId	   *facts = layout_inputs(net, g, roles, nroles);
-	bool	   *uses_input;
 
 	number_nodes(&b, facts, roles, nroles);
 	list_rules_by_head(&b);
@@ -736,183 +479,9 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	lay_out_groups(&b);
 	find_outputs(&b, roles, nroles);
 	find_goals(&b, roles, nroles);
-	uses_input = mark_input_users(&b);
-	make_phases(&b, uses_input);
-	file_triggered_rules(net, uses_input);
+	net->order = b.order;
+	net->norder = b.norder;
 	return net;
 }
 
 
-/* A literal fails when its node's value equals its negation bit. */
-static inline bool
-rule_holds(const Propnet *net, const uint8 *values, int32 r)
-{
-	int			l = net->literal_start[r],
-				end = net->literal_start[r + 1];
-
-	while (l < end && values[net->literals[l] >> 1] != (net->literals[l] & 1))
-		l++;
-	return l == end;
-}
-
-static inline bool
-node_holds(const Propnet *net, const uint8 *values, int32 node)
-{
-	for (int r = net->rule_start[node]; r < net->rule_end[node]; r++)
-		if (rule_holds(net, values, r))
-			return true;
-	return false;
-}
-
-/* A cycle group: from false (or what triggered rules set, keep) to its fixpoint. */
-static void
-run_group(const Propnet *net, int group, uint8 *values, bool keep)
-{
-	int			first = net->group_start[group],
-				last = net->group_start[group + 1];
-	bool		changed = true;
-
-	if (!keep)
-		for (int k = first; k < last; k++)
-			values[net->group_nodes[k]] = 0;
-	while (changed)
-	{
-		changed = false;
-		for (int k = first; k < last; k++)
-		{
-			int32		node = net->group_nodes[k];
-
-			if (!values[node] && node_holds(net, values, node))
-			{
-				values[node] = 1;
-				changed = true;
-			}
-		}
-	}
-}
-
-/*
- * Runs the code of a phase.  keep: nodes keep what triggered rules set
- * (the move phase); otherwise each step sets its node.
- */
-static void
-run_steps(const Propnet *net, NetPhase phase, uint8 *values, bool keep)
-{
-	const int32 *pc = net->code[phase];
-	const int32 *end = pc + net->ncode[phase];
-
-	while (pc < end)
-	{
-		int32		node = pc[0];
-		const int32 *next_step;
-		bool		holds;
-
-		if (unlikely(node < 0))
-		{
-			run_group(net, -node - 1, values, keep);
-			pc++;
-			continue;
-		}
-		next_step = pc + 2 + pc[1];
-		holds = keep && values[node];
-		pc += 2;
-		while (!holds && pc < next_step)
-		{
-			const int32 *literal = pc + 1;
-			const int32 *last = literal + pc[0];
-
-			/* a literal fails when its node's value equals its negation bit */
-			while (literal < last && values[*literal >> 1] != (*literal & 1))
-				literal++;
-			holds = literal == last;
-			pc = last;
-		}
-		values[node] = holds;
-		pc = next_step;
-	}
-}
-
-void
-propnet_lay_out(Propnet *net)
-{
-	for (int phase = 0; phase < NUM_PHASES; phase++)
-	{
-		int			n = 0;
-		int32	   *code;
-
-		for (int s = 0; s < net->nsteps[phase]; s++)
-		{
-			int32		v = net->steps[phase][s];
-
-			if (v < 0)
-			{
-				n++;
-				continue;
-			}
-			n += 2 + (net->rule_end[v] - net->rule_start[v]) +
-				(net->literal_start[net->rule_end[v]] - net->literal_start[net->rule_start[v]]);
-		}
-		code = palloc_extended(Max(1, n) * sizeof(int32), MCXT_ALLOC_HUGE);
-		n = 0;
-		for (int s = 0; s < net->nsteps[phase]; s++)
-		{
-			int32		v = net->steps[phase][s];
-			int			start;
-
-			code[n++] = v;
-			if (v < 0)
-				continue;
-			start = n++;
-			for (int r = net->rule_start[v]; r < net->rule_end[v]; r++)
-			{
-				int			count = net->literal_start[r + 1] - net->literal_start[r];
-
-				code[n++] = count;
-				memcpy(code + n, net->literals + net->literal_start[r], count * sizeof(int32));
-				n += count;
-			}
-			code[start] = n - start - 1;
-		}
-		if (net->code[phase] != NULL)
-			pfree(net->code[phase]);
-		net->code[phase] = code;
-		net->ncode[phase] = n;
-	}
-}
-
-bool
-propnet_run(const Propnet *net, NetPhase phase, uint8 *values)
-{
-	if (net->prover != NULL)
-		return prover_run(net->prover, net, phase, values);
-	run_steps(net, phase, values, false);
-	return true;
-}
-
-bool
-propnet_run_move(const Propnet *net, uint8 *values, const int32 *inputs, int ninputs)
-{
-	const int32 *steps = net->steps[PHASE_MOVE];
-
-	if (net->prover != NULL)
-		return prover_run(net->prover, net, PHASE_MOVE, values);
-	/* nodes start false, then true where a triggered rule of the move's actions holds */
-	for (int s = 0; s < net->nsteps[PHASE_MOVE]; s++)
-	{
-		if (steps[s] >= 0)
-			values[steps[s]] = 0;
-		else
-			for (int k = net->group_start[-steps[s] - 1]; k < net->group_start[-steps[s]]; k++)
-				values[net->group_nodes[k]] = 0;
-	}
-	for (int i = 0; i < ninputs; i++)
-	{
-		int			input = inputs[i] - net->nbase;
-
-		for (int t = net->trigger_start[input]; t < net->trigger_start[input + 1]; t++)
-			if (rule_holds(net, values, net->trigger_rule[t]))
-				values[net->trigger_head[t]] = 1;
-	}
-	run_steps(net, PHASE_MOVE, values, true);
-	return true;
-}

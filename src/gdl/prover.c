@@ -350,7 +350,7 @@ forget_run(Prover *pv)
 }
 
 bool
-prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values)
+prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 {
 	const TermStore *ts = pv->g->terms;
 	const Tuples *t;
@@ -386,8 +386,6 @@ prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values)
 					if (pv->roles[net->goals[i].role] == role && net->goals[i].value == number)
 						values[net->goals[i].node] = 1;
 			}
-			break;
-		case PHASE_STATE:
 			break;
 		case PHASE_MOVE:
 			load_atoms(pv, &pv->move, pv->move_cxt, pv->input_atom, values + net->nbase,

@@ -17,6 +17,16 @@
 
 typedef struct Prover Prover;
 
+/* What a run of the prover computes; terminal first for each new state. */
+typedef enum ProverPhase
+{
+	PHASE_TERMINAL,				/* a new state: terminal */
+	PHASE_LEGAL,				/* legal */
+	PHASE_GOAL,					/* goal */
+	PHASE_MOVE,					/* next, for the joint move among the input nodes */
+	NUM_PHASES
+} ProverPhase;
+
 /* g: a grounding of the static relations and domains (network false), kept. */
 extern Prover *prover_create(Grounding *g, const Propnet *net, const TermId *roles);
 
@@ -25,6 +35,6 @@ extern Prover *prover_create(Grounding *g, const Propnet *net, const TermId *rol
  * values[]; false when it gave up, past a running clock's deadline
  * (core/clock.h), values[] then meaningless.
  */
-extern bool prover_run(Prover *pv, const Propnet *net, NetPhase phase, uint8 *values);
+extern bool prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values);
 
 #endif

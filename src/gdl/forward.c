@@ -1,0 +1,627 @@
+/*
+ * forward.c: forward propagation over a network (forward.h).
+ *
+ * Invariants between calls, for every live node (one that terminal, legal
+ * or next depends on) and the current base and input values:
+ *   unmet[r]    = the literals of live rule r that fail (r holds at 0),
+ *   support[v]  = the rules of v that hold, and values[v] = support[v] > 0,
+ *                 for a live node outside a cycle group,
+ *   a live group's values are the least fixpoint of its rules,
+ *   legal sets and next words mirror the legal and next nodes' values.
+ * A rule with an action among its literals (does R A, not negated) is
+ * triggered by it: unmet leaves that literal out, and the rules whose other
+ * literals hold are kept in the action's armed set, so that making and
+ * unmaking a move touch those rules alone, not every rule the action is in
+ * (thousands in pacman3p.kif).  Such a rule holds when it is armed and its
+ * action is applied, and support counts it so.
+ * A flip is pushed with the value it flipped to, so that a node flipping
+ * twice before its turn adds its two changes, not the last one twice.  An
+ * error in the middle (out of memory growing the stack) leaves the
+ * invariants broken: the next call starts again from no facts.
+ */
+#include "postgres.h"
+
+#include "gdl/forward.h"
+#include "port/pg_bitutils.h"
+
+/*
+ * A fan entry: rule << FAN_SHIFT, whether the literal is negated, whether
+ * the rule's head is in a cycle group, whether the rule is triggered.
+ */
+#define FAN_NEGATED 1
+#define FAN_GROUP 2
+#define FAN_TRIGGERED 4
+#define FAN_SHIFT 3
+
+/* An output entry: input << 1 for a legal node, base << 1 | 1 for a next node; -1 for neither. */
+#define OUTPUT_NEXT 1
+
+struct Forward
+{
+	const Propnet *net;
+	uint8	   *values;			/* per node */
+	int32	   *unmet;			/* per rule: its literals that fail (live rules) */
+	int32	   *support;		/* per node: its rules that hold (live nodes outside groups) */
+	int32	   *rule_head;		/* per rule */
+	int32	   *fan_start;		/* per node + 1, into fan */
+	int32	   *fan;			/* the live rules that read each node, FAN_ flags */
+	int32	   *output;			/* per node: what it stands for (OUTPUT_NEXT) */
+	int32	   *trigger;		/* per rule: the input node that triggers it, or -1 */
+	/*
+	 * Each action's triggered rules have places [armed_start, armed_start
+	 * + n) in triggered[], word-aligned, and a bit each in armed[]: a set
+	 * is cheap to change and to read for the few hundred rules of an action.
+	 */
+	int32	   *armed_start;	/* per input + 1 */
+	int32	   *triggered;		/* per place: the rule */
+	int32	   *place;			/* per triggered rule: its place */
+	uint64	   *armed;
+	bool	   *applied;		/* per input: its armed rules count as holding */
+	int32	   *group_of;		/* per node: its cycle group, or -1 */
+	int32	   *group_rank;		/* per group: its place in the dependency order */
+	bool	   *group_dirty;
+	int32	   *dirty;			/* the dirty groups */
+	int			ndirty;
+	int32	   *goal_steps;		/* steps of the nodes only the goals need, in order */
+	int			ngoal_steps;
+	int32	   *stack;			/* flips to carry forward: node << 1 | new value */
+	int			top;
+	int			stack_size;
+	uint64	   *state;			/* the base nodes' values as words */
+	uint64	   *next;			/* the next nodes' values as words */
+	int			nwords;
+	int32	  **legal;			/* per role: the inputs whose legal node holds */
+	int		   *nlegal;
+	int32	   *legal_slot;		/* per input: its place in its role's legal set, or -1 */
+	bool		consistent;		/* the invariants hold */
+};
+
+const uint8 *
+forward_values(const Forward *f)
+{
+	return f->values;
+}
+
+const uint64 *
+forward_next_state(const Forward *f)
+{
+	return f->next;
+}
+
+int
+forward_legal(const Forward *f, int role, const int32 **inputs)
+{
+	*inputs = f->legal[role];
+	return f->nlegal[role];
+}
+
+/* Whether all literals of rule r hold. */
+static bool
+rule_holds(const Forward *f, int32 r)
+{
+	const Propnet *net = f->net;
+
+	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+		if (f->values[net->literals[l] >> 1] == (net->literals[l] & 1))
+			return false;
+	return true;
+}
+
+static bool
+node_holds(const Forward *f, int32 node)
+{
+	for (int r = f->net->rule_start[node]; r < f->net->rule_start[node + 1]; r++)
+		if (rule_holds(f, r))
+			return true;
+	return false;
+}
+
+/* A cycle group's least fixpoint into values[], from false. */
+static void
+fixpoint(Forward *f, int group)
+{
+	const Propnet *net = f->net;
+	bool		changed = true;
+
+	for (int k = net->group_start[group]; k < net->group_start[group + 1]; k++)
+		f->values[net->group_nodes[k]] = 0;
+	while (changed)
+	{
+		changed = false;
+		for (int k = net->group_start[group]; k < net->group_start[group + 1]; k++)
+		{
+			int32		node = net->group_nodes[k];
+
+			if (!f->values[node] && node_holds(f, node))
+				f->values[node] = changed = true;
+		}
+	}
+}
+
+static void
+legal_add(Forward *f, int32 input)
+{
+	const Propnet *net = f->net;
+	int			role = 0;
+
+	while (input >= net->role_inputs[role + 1])
+		role++;
+	f->legal_slot[input] = f->nlegal[role];
+	f->legal[role][f->nlegal[role]++] = input;
+}
+
+static void
+legal_remove(Forward *f, int32 input)
+{
+	const Propnet *net = f->net;
+	int			role = 0;
+	int32		slot = f->legal_slot[input];
+	int32		last;
+
+	while (input >= net->role_inputs[role + 1])
+		role++;
+	last = f->legal[role][--f->nlegal[role]];
+	f->legal[role][slot] = last;
+	f->legal_slot[last] = slot;
+	f->legal_slot[input] = -1;
+}
+
+/* Sets node to on (it was not) and schedules the change to be carried forward. */
+static void
+flip(Forward *f, int32 node, bool on)
+{
+	int32		output = f->output[node];
+
+	f->values[node] = on;
+	if (output >= 0)
+	{
+		if (output & OUTPUT_NEXT)
+			f->next[(output >> 1) / 64] ^= UINT64CONST(1) << ((output >> 1) % 64);
+		else if (on)
+			legal_add(f, output >> 1);
+		else
+			legal_remove(f, output >> 1);
+	}
+	if (f->top == f->stack_size)
+	{
+		f->stack_size *= 2;
+		f->stack = repalloc_huge(f->stack, f->stack_size * sizeof(int32));
+	}
+	f->stack[f->top++] = node << 1 | on;
+}
+
+static void
+mark_dirty(Forward *f, int32 group)
+{
+	if (!f->group_dirty[group])
+	{
+		f->group_dirty[group] = true;
+		f->dirty[f->ndirty++] = group;
+	}
+}
+
+/* A triggered rule's other literals now hold: into its action's armed set. */
+static void
+arm(Forward *f, int32 rule)
+{
+	int32		place = f->place[rule];
+
+	f->armed[place / 64] |= UINT64CONST(1) << (place % 64);
+	if (f->applied[f->trigger[rule] - f->net->nbase] && f->support[f->rule_head[rule]]++ == 0)
+		flip(f, f->rule_head[rule], true);
+}
+
+static void
+disarm(Forward *f, int32 rule)
+{
+	int32		place = f->place[rule];
+
+	f->armed[place / 64] &= ~(UINT64CONST(1) << (place % 64));
+	if (f->applied[f->trigger[rule] - f->net->nbase] && --f->support[f->rule_head[rule]] == 0)
+		flip(f, f->rule_head[rule], false);
+}
+
+/* An action's flip reaches its armed rules. */
+static void
+apply(Forward *f, int input, bool on)
+{
+	f->applied[input] = on;
+	for (int w = f->armed_start[input] / 64; w < f->armed_start[input + 1] / 64; w++)
+		for (uint64 bits = f->armed[w]; bits != 0; bits &= bits - 1)
+		{
+			int32		head = f->rule_head[f->triggered[w * 64 + pg_rightmost_one_pos64(bits)]];
+
+			if (on ? f->support[head]++ == 0 : --f->support[head] == 0)
+				flip(f, head, on);
+		}
+}
+
+/* Recomputes a group and schedules its nodes that changed. */
+static void
+recompute_group(Forward *f, int group)
+{
+	const Propnet *net = f->net;
+	int			first = net->group_start[group],
+				last = net->group_start[group + 1];
+	uint8	   *was = palloc(last - first);
+
+	for (int k = first; k < last; k++)
+		was[k - first] = f->values[net->group_nodes[k]];
+	fixpoint(f, group);
+	for (int k = first; k < last; k++)
+	{
+		int32		node = net->group_nodes[k];
+		bool		now = f->values[node];
+
+		if (now != was[k - first])
+		{
+			f->values[node] = was[k - first];
+			flip(f, node, now);
+		}
+	}
+	pfree(was);
+}
+
+/*
+ * Carries the scheduled flips forward, then recomputes the dirty groups,
+ * lowest first: a group's recomputation dirties only groups after it.
+ */
+static void
+propagate(Forward *f)
+{
+	for (;;)
+	{
+		int			lowest = 0;
+		int32		group;
+
+		while (f->top > 0)
+		{
+			int32		change = f->stack[--f->top];
+			int32		node = change >> 1;
+			bool		on = change & 1;
+			const int32 *entry = f->fan + f->fan_start[node];
+			const int32 *end = f->fan + f->fan_start[node + 1];
+
+			for (; entry < end; entry++)
+			{
+				int32		rule = *entry >> FAN_SHIFT;
+				int32		head;
+
+				if (unlikely(*entry & FAN_GROUP))
+				{
+					mark_dirty(f, f->group_of[f->rule_head[rule]]);
+					continue;
+				}
+				head = f->rule_head[rule];
+				/* the literal now holds when the node's value differs from its negation bit */
+				if (on != (*entry & FAN_NEGATED))
+				{
+					if (--f->unmet[rule] != 0)
+						continue;
+					if (unlikely(*entry & FAN_TRIGGERED))
+						arm(f, rule);
+					else if (f->support[head]++ == 0)
+						flip(f, head, true);
+				}
+				else if (f->unmet[rule]++ == 0)
+				{
+					if (unlikely(*entry & FAN_TRIGGERED))
+						disarm(f, rule);
+					else if (--f->support[head] == 0)
+						flip(f, head, false);
+				}
+			}
+			if (node >= f->net->nbase && node < f->net->nbase + f->net->ninputs)
+				apply(f, node - f->net->nbase, on);
+		}
+		if (f->ndirty == 0)
+			return;
+		for (int i = 1; i < f->ndirty; i++)
+			if (f->group_rank[f->dirty[i]] < f->group_rank[f->dirty[lowest]])
+				lowest = i;
+		group = f->dirty[lowest];
+		f->dirty[lowest] = f->dirty[--f->ndirty];
+		f->group_dirty[group] = false;
+		recompute_group(f, group);
+	}
+}
+
+/*
+ * Every value, counter and output from scratch for the state of no facts
+ * and no inputs, in the dependency order.
+ */
+static void
+reset(Forward *f)
+{
+	const Propnet *net = f->net;
+
+	memset(f->values, 0, net->nnodes);
+	memset(f->armed, 0, Max(1, f->armed_start[net->ninputs] / 64) * sizeof(uint64));
+	memset(f->applied, 0, Max(1, net->ninputs) * sizeof(bool));
+	memset(f->state, 0, f->nwords * sizeof(uint64));
+	memset(f->next, 0, f->nwords * sizeof(uint64));
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		step = net->order[s];
+
+		if (step < 0)
+		{
+			fixpoint(f, -step - 1);
+			continue;
+		}
+		f->support[step] = 0;
+		for (int r = net->rule_start[step]; r < net->rule_start[step + 1]; r++)
+		{
+			f->unmet[r] = 0;
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				f->unmet[r] += f->values[net->literals[l] >> 1] == (net->literals[l] & 1);
+			if (f->trigger[r] >= 0)
+			{
+				/* the action is off: it is the literal that fails, or one of them */
+				if (--f->unmet[r] == 0)
+					f->armed[f->place[r] / 64] |= UINT64CONST(1) << (f->place[r] % 64);
+				continue;
+			}
+			f->support[step] += f->unmet[r] == 0;
+		}
+		f->values[step] = f->support[step] > 0;
+	}
+	/* unmet of the groups' rules is not kept: a change of theirs recomputes the group */
+	for (int role = 0; role < net->nroles; role++)
+		f->nlegal[role] = 0;
+	for (int i = 0; i < net->ninputs; i++)
+	{
+		f->legal_slot[i] = -1;
+		if (net->input_legal[i] >= 0 && f->values[net->input_legal[i]])
+			legal_add(f, i);
+	}
+	for (int b = 0; b < net->nbase; b++)
+		if (net->base_next[b] >= 0 && f->values[net->base_next[b]])
+			f->next[b / 64] |= UINT64CONST(1) << (b % 64);
+	f->top = f->ndirty = 0;
+	memset(f->group_dirty, 0, Max(1, net->ngroups) * sizeof(bool));
+	f->consistent = true;
+}
+
+void
+forward_set_state(Forward *f, const uint64 *words)
+{
+	if (!f->consistent)
+		reset(f);
+	f->consistent = false;
+	for (int w = 0; w < f->nwords; w++)
+	{
+		for (uint64 changed = f->state[w] ^ words[w]; changed != 0; changed &= changed - 1)
+		{
+			int			bit = pg_rightmost_one_pos64(changed);
+
+			flip(f, w * 64 + bit, (words[w] >> bit) & 1);
+		}
+		f->state[w] = words[w];
+	}
+	propagate(f);
+	f->consistent = true;
+}
+
+void
+forward_set_inputs(Forward *f, const int32 *inputs, int ninputs, bool on)
+{
+	Assert(f->consistent);
+	f->consistent = false;
+	for (int i = 0; i < ninputs; i++)
+		if (f->values[inputs[i]] != on)
+			flip(f, inputs[i], on);
+	propagate(f);
+	f->consistent = true;
+}
+
+void
+forward_goals(Forward *f)
+{
+	for (int s = 0; s < f->ngoal_steps; s++)
+	{
+		int32		step = f->goal_steps[s];
+
+		if (step < 0)
+			fixpoint(f, -step - 1);
+		else
+			f->values[step] = node_holds(f, step);
+	}
+}
+
+/*
+ * Marks what the marked nodes depend on, walking the steps backwards (each
+ * step comes after those it depends on).
+ */
+static void
+close_cone(const Propnet *net, bool *cone)
+{
+	for (int s = net->norder - 1; s >= 0; s--)
+	{
+		int32		step = net->order[s];
+		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
+		int			last = step >= 0 ? 1 : net->group_start[-step];
+		bool		marked = false;
+
+		for (int k = first; k < last; k++)
+			marked |= cone[step >= 0 ? step : net->group_nodes[k]];
+		if (!marked)
+			continue;
+		for (int k = first; k < last; k++)
+		{
+			int32		node = step >= 0 ? step : net->group_nodes[k];
+
+			cone[node] = true;
+			for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+					cone[net->literals[l] >> 1] = true;
+		}
+	}
+}
+
+static int32
+step_node(const Propnet *net, int32 step)
+{
+	return step >= 0 ? step : net->group_nodes[net->group_start[-step - 1]];
+}
+
+/*
+ * The trigger of each live rule outside cycle groups: its first action
+ * literal that is not negated; *trigger_literal gets where it is in the
+ * rule's literals (-1: none).  Lays out the actions' armed sets.
+ */
+static int32 *
+find_triggers(Forward *f, const bool *live)
+{
+	const Propnet *net = f->net;
+	int32	   *trigger_literal = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *fill;
+
+	f->trigger = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->armed_start = palloc0((net->ninputs + 1) * sizeof(int32));
+	for (int r = 0; r < net->nrules; r++)
+	{
+		int32		head = f->rule_head[r];
+
+		f->trigger[r] = trigger_literal[r] = -1;
+		if (!live[head] || f->group_of[head] >= 0)
+			continue;
+		for (int l = net->literal_start[r]; l < net->literal_start[r + 1] && f->trigger[r] < 0; l++)
+		{
+			int32		node = net->literals[l] >> 1;
+
+			if ((net->literals[l] & 1) == 0 && node >= net->nbase && node < net->nbase + net->ninputs)
+			{
+				f->trigger[r] = node;
+				trigger_literal[r] = l;
+				f->armed_start[node - net->nbase + 1]++;
+			}
+		}
+	}
+	/* counts to word-aligned starts */
+	for (int i = 0; i < net->ninputs; i++)
+		f->armed_start[i + 1] = f->armed_start[i] + TYPEALIGN(64, f->armed_start[i + 1]);
+	f->triggered = palloc_extended(Max(1, f->armed_start[net->ninputs]) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->place = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	fill = palloc(Max(1, net->ninputs) * sizeof(int32));
+	memcpy(fill, f->armed_start, Max(1, net->ninputs) * sizeof(int32));
+	for (int r = 0; r < net->nrules; r++)
+		if (f->trigger[r] >= 0)
+		{
+			f->place[r] = fill[f->trigger[r] - net->nbase]++;
+			f->triggered[f->place[r]] = r;
+		}
+	pfree(fill);
+	f->armed = palloc_extended(Max(1, f->armed_start[net->ninputs] / 64) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	f->applied = palloc0(Max(1, net->ninputs) * sizeof(bool));
+	return trigger_literal;
+}
+
+/* The live rules' readers per node (fan_start, fan), with the FAN_ flags; trigger literals apart. */
+static void
+build_fan(Forward *f, const bool *live, const int32 *trigger_literal)
+{
+	const Propnet *net = f->net;
+	int32	   *fill;
+
+	f->fan_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int r = 0; r < net->nrules; r++)
+		if (live[f->rule_head[r]])
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				f->fan_start[(net->literals[l] >> 1) + 1] += l != trigger_literal[r];
+	for (int v = 0; v < net->nnodes; v++)
+		f->fan_start[v + 1] += f->fan_start[v];
+	f->fan = palloc_extended(Max(1, f->fan_start[net->nnodes]) * sizeof(int32), MCXT_ALLOC_HUGE);
+	fill = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	memcpy(fill, f->fan_start, net->nnodes * sizeof(int32));
+	for (int r = 0; r < net->nrules; r++)
+	{
+		int32		head = f->rule_head[r];
+
+		if (!live[head])
+			continue;
+		for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+			if (l != trigger_literal[r])
+				f->fan[fill[net->literals[l] >> 1]++] = r << FAN_SHIFT |
+					(f->group_of[head] >= 0 ? FAN_GROUP : 0) | (f->trigger[r] >= 0 ? FAN_TRIGGERED : 0) |
+					(net->literals[l] & 1 ? FAN_NEGATED : 0);
+	}
+	pfree(fill);
+}
+
+Forward *
+forward_create(const Propnet *net)
+{
+	Forward    *f = palloc0(sizeof(Forward));
+	bool	   *live = palloc0(Max(1, net->nnodes) * sizeof(bool));
+	bool	   *goal = palloc0(Max(1, net->nnodes) * sizeof(bool));
+	int32	   *trigger_literal;
+
+	f->net = net;
+	f->values = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	f->support = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	f->unmet = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	f->rule_head = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int v = 0; v < net->nnodes; v++)
+		for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+			f->rule_head[r] = v;
+	f->group_of = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(f->group_of, 0xff, Max(1, net->nnodes) * sizeof(int32));
+	for (int g = 0; g < net->ngroups; g++)
+		for (int k = net->group_start[g]; k < net->group_start[g + 1]; k++)
+			f->group_of[net->group_nodes[k]] = g;
+	f->group_rank = palloc(Max(1, net->ngroups) * sizeof(int32));
+	for (int s = 0; s < net->norder; s++)
+		if (net->order[s] < 0)
+			f->group_rank[-net->order[s] - 1] = s;
+	f->group_dirty = palloc0(Max(1, net->ngroups) * sizeof(bool));
+	f->dirty = palloc(Max(1, net->ngroups) * sizeof(int32));
+
+	/* live: what terminal, legal and next need; the goals' own steps apart */
+	if (net->terminal >= 0)
+		live[net->terminal] = true;
+	for (int i = 0; i < net->ninputs; i++)
+		if (net->input_legal[i] >= 0)
+			live[net->input_legal[i]] = true;
+	for (int b = 0; b < net->nbase; b++)
+		if (net->base_next[b] >= 0)
+			live[net->base_next[b]] = true;
+	close_cone(net, live);
+	for (int i = 0; i < net->ngoals; i++)
+		goal[net->goals[i].node] = true;
+	close_cone(net, goal);
+	f->goal_steps = palloc(Max(1, net->norder) * sizeof(int32));
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		node = step_node(net, net->order[s]);
+
+		if (goal[node] && !live[node])
+			f->goal_steps[f->ngoal_steps++] = net->order[s];
+	}
+	trigger_literal = find_triggers(f, live);
+	build_fan(f, live, trigger_literal);
+	pfree(trigger_literal);
+
+	f->output = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(f->output, 0xff, Max(1, net->nnodes) * sizeof(int32));
+	for (int i = 0; i < net->ninputs; i++)
+		if (net->input_legal[i] >= 0)
+			f->output[net->input_legal[i]] = i << 1;
+	for (int b = 0; b < net->nbase; b++)
+		if (net->base_next[b] >= 0)
+			f->output[net->base_next[b]] = b << 1 | OUTPUT_NEXT;
+	f->nwords = Max(1, (net->nbase + 63) / 64);
+	f->state = palloc0(f->nwords * sizeof(uint64));
+	f->next = palloc0(f->nwords * sizeof(uint64));
+	f->legal = palloc(Max(1, net->nroles) * sizeof(int32 *));
+	f->nlegal = palloc0(Max(1, net->nroles) * sizeof(int));
+	for (int role = 0; role < net->nroles; role++)
+		f->legal[role] = palloc(Max(1, net->role_inputs[role + 1] - net->role_inputs[role]) * sizeof(int32));
+	f->legal_slot = palloc(Max(1, net->ninputs) * sizeof(int32));
+	f->stack_size = Max(64, 2 * net->nnodes);
+	f->stack = palloc_extended(f->stack_size * sizeof(int32), MCXT_ALLOC_HUGE);
+	pfree(live);
+	pfree(goal);
+	reset(f);
+	return f;
+}

@@ -1,0 +1,53 @@
+/*
+ * forward.h: a network evaluated by forward propagation.
+ *
+ * The values of every node that terminal, legal and next depend on are
+ * kept for one state at a time, with per rule the number of its literals
+ * that fail and per node the number of its rules that hold.  Moving to
+ * another state flips the base nodes that differ and carries each flip
+ * forward to the rules that read the node, so a state costs what changes
+ * between it and the one before, not the whole network (what Sancho, the
+ * 2014 GGP champion, calls forward dead reckoning).  Consecutive states of
+ * a playout or a perft differ in a few facts.
+ *
+ * Cycle groups (nodes that depend on each other positively) are recomputed
+ * from false to their fixpoint whenever one of their rules' literals
+ * changes, lowest group in the dependency order first, so that a group
+ * that supported itself does not stay true.  The goals are needed at the
+ * end of a game only: the nodes only they need are evaluated on demand.
+ */
+#ifndef GAMETREE_GDL_FORWARD_H
+#define GAMETREE_GDL_FORWARD_H
+
+#include "gdl/propnet.h"
+
+typedef struct Forward Forward;
+
+/* Evaluation state for net (in the current memory context), at the state of no facts. */
+extern Forward *forward_create(const Propnet *net);
+
+/* The node values: valid for the nodes terminal, legal and next need, and after forward_goals for the goals'. */
+extern const uint8 *forward_values(const Forward *f);
+
+/* Moves to the state of words (the base nodes as a bit set). */
+extern void forward_set_state(Forward *f, const uint64 *words);
+
+/*
+ * Turns the input nodes of a joint move on (or back off): with them on,
+ * forward_next_state is the state the move leads to.
+ */
+extern void forward_set_inputs(Forward *f, const int32 *inputs, int ninputs, bool on);
+
+/* The next state's words, while the inputs of a move are on. */
+extern const uint64 *forward_next_state(const Forward *f);
+
+/*
+ * The inputs, in no order, whose legal node holds, of role: *inputs points
+ * into the evaluation state and is valid until it changes.
+ */
+extern int	forward_legal(const Forward *f, int role, const int32 **inputs);
+
+/* Evaluates the nodes that only the goals need, for the current state. */
+extern void forward_goals(Forward *f);
+
+#endif
