@@ -8,12 +8,13 @@
  *                 for a live node outside a cycle group,
  *   a live group's values are the least fixpoint of its rules,
  *   legal sets and next words mirror the legal and next nodes' values.
- * A rule with an action among its literals (does R A, not negated) is
- * triggered by it: unmet leaves that literal out, and the rules whose other
- * literals hold are kept in the action's armed set, so that making and
- * unmaking a move touch those rules alone, not every rule the action is in
- * (thousands in pacman3p.kif).  Such a rule holds when it is armed and its
- * action is applied, and support counts it so.
+ * A rule with a literal that the move changes (an action, does R A, or a
+ * node that depends on one; not negated) is triggered by it: unmet leaves
+ * that literal out, and the rules whose other literals hold are kept in the
+ * trigger's armed set, so that making and unmaking a move touch those rules
+ * alone, not every rule the trigger is in (thousands in pacman3p.kif).
+ * Such a rule holds when it is armed and its trigger is applied (its last
+ * flip carried forward), and support counts it so.
  * A flip is pushed with the value it flipped to, so that a node flipping
  * twice before its turn adds its two changes, not the last one twice.  An
  * error in the middle (out of memory growing the stack) leaves the
@@ -46,17 +47,20 @@ struct Forward
 	int32	   *fan_start;		/* per node + 1, into fan */
 	int32	   *fan;			/* the live rules that read each node, FAN_ flags */
 	int32	   *output;			/* per node: what it stands for (OUTPUT_NEXT) */
-	int32	   *trigger;		/* per rule: the input node that triggers it, or -1 */
+	int32	   *trigger;		/* per rule: the trigger that triggers it, or -1 */
+	int32	   *trigger_of;		/* per node: its trigger, or -1: it triggers no rule */
+	int32	   *trigger_node;	/* per trigger */
+	int			ntriggers;
 	/*
-	 * Each action's triggered rules have places [armed_start, armed_start
-	 * + n) in triggered[], word-aligned, and a bit each in armed[]: a set
-	 * is cheap to change and to read for the few hundred rules of an action.
+	 * Each trigger's rules have places [armed_start, armed_start + n) in
+	 * triggered[], word-aligned, and a bit each in armed[]: a set cheap to
+	 * change and to read for the few hundred rules of a trigger.
 	 */
-	int32	   *armed_start;	/* per input + 1 */
+	int32	   *armed_start;	/* per trigger + 1 */
 	int32	   *triggered;		/* per place: the rule */
 	int32	   *place;			/* per triggered rule: its place */
 	uint64	   *armed;
-	bool	   *applied;		/* per input: its armed rules count as holding */
+	bool	   *applied;		/* per trigger: its armed rules count as holding */
 	int32	   *group_of;		/* per node: its cycle group, or -1 */
 	int32	   *group_rank;		/* per group: its place in the dependency order */
 	bool	   *group_dirty;
@@ -200,14 +204,14 @@ mark_dirty(Forward *f, int32 group)
 	}
 }
 
-/* A triggered rule's other literals now hold: into its action's armed set. */
+/* A triggered rule's other literals now hold: into its trigger's armed set. */
 static void
 arm(Forward *f, int32 rule)
 {
 	int32		place = f->place[rule];
 
 	f->armed[place / 64] |= UINT64CONST(1) << (place % 64);
-	if (f->applied[f->trigger[rule] - f->net->nbase] && f->support[f->rule_head[rule]]++ == 0)
+	if (f->applied[f->trigger[rule]] && f->support[f->rule_head[rule]]++ == 0)
 		flip(f, f->rule_head[rule], true);
 }
 
@@ -217,16 +221,16 @@ disarm(Forward *f, int32 rule)
 	int32		place = f->place[rule];
 
 	f->armed[place / 64] &= ~(UINT64CONST(1) << (place % 64));
-	if (f->applied[f->trigger[rule] - f->net->nbase] && --f->support[f->rule_head[rule]] == 0)
+	if (f->applied[f->trigger[rule]] && --f->support[f->rule_head[rule]] == 0)
 		flip(f, f->rule_head[rule], false);
 }
 
-/* An action's flip reaches its armed rules. */
+/* A trigger's flip reaches its armed rules. */
 static void
-apply(Forward *f, int input, bool on)
+apply(Forward *f, int trigger, bool on)
 {
-	f->applied[input] = on;
-	for (int w = f->armed_start[input] / 64; w < f->armed_start[input + 1] / 64; w++)
+	f->applied[trigger] = on;
+	for (int w = f->armed_start[trigger] / 64; w < f->armed_start[trigger + 1] / 64; w++)
 		for (uint64 bits = f->armed[w]; bits != 0; bits &= bits - 1)
 		{
 			int32		head = f->rule_head[f->triggered[w * 64 + pg_rightmost_one_pos64(bits)]];
@@ -311,8 +315,8 @@ propagate(Forward *f)
 						flip(f, head, false);
 				}
 			}
-			if (node >= f->net->nbase && node < f->net->nbase + f->net->ninputs)
-				apply(f, node - f->net->nbase, on);
+			if (f->trigger_of[node] >= 0)
+				apply(f, f->trigger_of[node], on);
 		}
 		if (f->ndirty == 0)
 			return;
@@ -336,8 +340,7 @@ reset(Forward *f)
 	const Propnet *net = f->net;
 
 	memset(f->values, 0, net->nnodes);
-	memset(f->armed, 0, Max(1, f->armed_start[net->ninputs] / 64) * sizeof(uint64));
-	memset(f->applied, 0, Max(1, net->ninputs) * sizeof(bool));
+	memset(f->armed, 0, Max(1, f->armed_start[f->ntriggers] / 64) * sizeof(uint64));
 	memset(f->state, 0, f->nwords * sizeof(uint64));
 	memset(f->next, 0, f->nwords * sizeof(uint64));
 	for (int s = 0; s < net->norder; s++)
@@ -357,9 +360,16 @@ reset(Forward *f)
 				f->unmet[r] += f->values[net->literals[l] >> 1] == (net->literals[l] & 1);
 			if (f->trigger[r] >= 0)
 			{
-				/* the action is off: it is the literal that fails, or one of them */
-				if (--f->unmet[r] == 0)
+				/* the trigger, computed before the rule's head, is applied as it stands */
+				int32		trigger = f->trigger[r];
+
+				f->applied[trigger] = f->values[f->trigger_node[trigger]];
+				f->unmet[r] -= !f->applied[trigger];
+				if (f->unmet[r] == 0)
+				{
 					f->armed[f->place[r] / 64] |= UINT64CONST(1) << (f->place[r] % 64);
+					f->support[step] += f->applied[trigger];
+				}
 				continue;
 			}
 			f->support[step] += f->unmet[r] == 0;
@@ -466,19 +476,56 @@ step_node(const Propnet *net, int32 step)
 }
 
 /*
- * The trigger of each live rule outside cycle groups: its first action
- * literal that is not negated; *trigger_literal gets where it is in the
- * rule's literals (-1: none).  Lays out the actions' armed sets.
+ * The nodes whose value the move can change: the inputs, and the nodes
+ * with a literal of one (a cycle group as a whole).
+ */
+static bool *
+mark_move_dependent(const Propnet *net)
+{
+	bool	   *moves = palloc0(Max(1, net->nnodes) * sizeof(bool));
+
+	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
+		moves[i] = true;
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		step = net->order[s];
+		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
+		int			last = step >= 0 ? 1 : net->group_start[-step];
+		bool		any = false;
+
+		for (int k = first; k < last; k++)
+		{
+			int32		node = step >= 0 ? step : net->group_nodes[k];
+
+			for (int l = net->literal_start[net->rule_start[node]]; l < net->literal_start[net->rule_start[node + 1]]; l++)
+				any |= moves[net->literals[l] >> 1];
+		}
+		for (int k = first; k < last; k++)
+			moves[step >= 0 ? step : net->group_nodes[k]] = any;
+	}
+	return moves;
+}
+
+/*
+ * The trigger of each live rule outside cycle groups: its first literal
+ * that the move changes and that is not negated, when its node is outside
+ * cycle groups too; *trigger_literal gets where it is in the rule's
+ * literals (-1: none).  Lays out the triggers' armed sets.
  */
 static int32 *
 find_triggers(Forward *f, const bool *live)
 {
 	const Propnet *net = f->net;
 	int32	   *trigger_literal = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
+	bool	   *moves = mark_move_dependent(net);
+	int32	   *count;
 	int32	   *fill;
 
 	f->trigger = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
-	f->armed_start = palloc0((net->ninputs + 1) * sizeof(int32));
+	f->trigger_of = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	memset(f->trigger_of, 0xff, Max(1, net->nnodes) * sizeof(int32));
+	f->trigger_node = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	count = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int r = 0; r < net->nrules; r++)
 	{
 		int32		head = f->rule_head[r];
@@ -486,34 +533,41 @@ find_triggers(Forward *f, const bool *live)
 		f->trigger[r] = trigger_literal[r] = -1;
 		if (!live[head] || f->group_of[head] >= 0)
 			continue;
-		for (int l = net->literal_start[r]; l < net->literal_start[r + 1] && f->trigger[r] < 0; l++)
+		for (int l = net->literal_start[r]; l < net->literal_start[r + 1] && trigger_literal[r] < 0; l++)
 		{
 			int32		node = net->literals[l] >> 1;
 
-			if ((net->literals[l] & 1) == 0 && node >= net->nbase && node < net->nbase + net->ninputs)
+			if ((net->literals[l] & 1) == 0 && moves[node] && f->group_of[node] < 0)
 			{
-				f->trigger[r] = node;
+				if (f->trigger_of[node] < 0)
+				{
+					f->trigger_of[node] = f->ntriggers;
+					f->trigger_node[f->ntriggers++] = node;
+				}
+				f->trigger[r] = f->trigger_of[node];
 				trigger_literal[r] = l;
-				f->armed_start[node - net->nbase + 1]++;
+				count[f->trigger[r]]++;
 			}
 		}
 	}
 	/* counts to word-aligned starts */
-	for (int i = 0; i < net->ninputs; i++)
-		f->armed_start[i + 1] = f->armed_start[i] + TYPEALIGN(64, f->armed_start[i + 1]);
-	f->triggered = palloc_extended(Max(1, f->armed_start[net->ninputs]) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->armed_start = palloc0((f->ntriggers + 1) * sizeof(int32));
+	for (int t = 0; t < f->ntriggers; t++)
+		f->armed_start[t + 1] = f->armed_start[t] + TYPEALIGN(64, count[t]);
+	f->triggered = palloc_extended(Max(1, f->armed_start[f->ntriggers]) * sizeof(int32), MCXT_ALLOC_HUGE);
 	f->place = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
-	fill = palloc(Max(1, net->ninputs) * sizeof(int32));
-	memcpy(fill, f->armed_start, Max(1, net->ninputs) * sizeof(int32));
+	fill = count;
+	memcpy(fill, f->armed_start, f->ntriggers * sizeof(int32));
 	for (int r = 0; r < net->nrules; r++)
 		if (f->trigger[r] >= 0)
 		{
-			f->place[r] = fill[f->trigger[r] - net->nbase]++;
+			f->place[r] = fill[f->trigger[r]]++;
 			f->triggered[f->place[r]] = r;
 		}
-	pfree(fill);
-	f->armed = palloc_extended(Max(1, f->armed_start[net->ninputs] / 64) * sizeof(uint64), MCXT_ALLOC_HUGE);
-	f->applied = palloc0(Max(1, net->ninputs) * sizeof(bool));
+	f->armed = palloc_extended(Max(1, f->armed_start[f->ntriggers] / 64) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	f->applied = palloc0(Max(1, f->ntriggers) * sizeof(bool));
+	pfree(count);
+	pfree(moves);
 	return trigger_literal;
 }
 

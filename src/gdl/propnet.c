@@ -481,6 +481,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	find_goals(&b, roles, nroles);
 	net->order = b.order;
 	net->norder = b.norder;
+	propnet_factor_actions(net);
 	return net;
 }
 

@@ -60,6 +60,13 @@ typedef struct Propnet
 extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
 
 /*
+ * Merges the rules of a head that differ in their action alone into one
+ * that reads a new node, which holds when one of those actions is done
+ * (factor.c); propnet_build's last step.
+ */
+extern void propnet_factor_actions(Propnet *net);
+
+/*
  * The base, input and output nodes of propnet_build without rules, for the
  * prover: a legal node per input, a next node per base node, terminal and
  * a goal node for every role and value 0..100.
