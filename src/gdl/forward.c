@@ -77,6 +77,10 @@ struct Forward
 	int32	  **legal;			/* per role: the inputs whose legal node holds */
 	int		   *nlegal;
 	int32	   *legal_slot;		/* per input: its place in its role's legal set, or -1 */
+	int32	   *move;			/* the input nodes that are on */
+	int			nmove;
+	bool		keep_move;		/* nothing but next reads the inputs: they stay on between moves */
+	uint64	   *move_next;		/* the next state, where the inputs go off again */
 	bool		consistent;		/* the invariants hold */
 };
 
@@ -84,12 +88,6 @@ const uint8 *
 forward_values(const Forward *f)
 {
 	return f->values;
-}
-
-const uint64 *
-forward_next_state(const Forward *f)
-{
-	return f->next;
 }
 
 int
@@ -388,41 +386,77 @@ reset(Forward *f)
 	for (int b = 0; b < net->nbase; b++)
 		if (net->base_next[b] >= 0 && f->values[net->base_next[b]])
 			f->next[b / 64] |= UINT64CONST(1) << (b % 64);
-	f->top = f->ndirty = 0;
+	f->top = f->ndirty = f->nmove = 0;
 	memset(f->group_dirty, 0, Max(1, net->ngroups) * sizeof(bool));
 	f->consistent = true;
 }
 
-void
+bool
 forward_set_state(Forward *f, const uint64 *words)
 {
+	bool		changed = !f->consistent;
+
 	if (!f->consistent)
 		reset(f);
 	f->consistent = false;
 	for (int w = 0; w < f->nwords; w++)
 	{
-		for (uint64 changed = f->state[w] ^ words[w]; changed != 0; changed &= changed - 1)
+		for (uint64 bits = f->state[w] ^ words[w]; bits != 0; bits &= bits - 1)
 		{
-			int			bit = pg_rightmost_one_pos64(changed);
+			int			bit = pg_rightmost_one_pos64(bits);
 
 			flip(f, w * 64 + bit, (words[w] >> bit) & 1);
+			changed = true;
 		}
 		f->state[w] = words[w];
 	}
 	propagate(f);
 	f->consistent = true;
+	return changed;
 }
 
-void
-forward_set_inputs(Forward *f, const int32 *inputs, int ninputs, bool on)
+/* Whether node is among the n inputs. */
+static bool
+among(const int32 *inputs, int n, int32 node)
 {
-	Assert(f->consistent);
+	for (int i = 0; i < n; i++)
+		if (inputs[i] == node)
+			return true;
+	return false;
+}
+
+const uint64 *
+forward_next(Forward *f, const int32 *inputs, int ninputs)
+{
+	Assert(f->consistent && ninputs <= f->net->nroles);
 	f->consistent = false;
+
+	/*
+	 * The last move's inputs go off, pushed first so that they are carried
+	 * forward last: a node that both moves turn on (an action set of
+	 * factor.c) sees its support rise, then fall, and never flips.
+	 */
+	for (int i = 0; i < f->nmove; i++)
+		if (!among(inputs, ninputs, f->move[i]))
+			flip(f, f->move[i], false);
 	for (int i = 0; i < ninputs; i++)
-		if (f->values[inputs[i]] != on)
-			flip(f, inputs[i], on);
+		if (!f->values[inputs[i]])
+			flip(f, inputs[i], true);
+	memcpy(f->move, inputs, ninputs * sizeof(int32));
+	f->nmove = ninputs;
+	propagate(f);
+	if (f->keep_move)
+	{
+		f->consistent = true;
+		return f->next;
+	}
+	memcpy(f->move_next, f->next, f->nwords * sizeof(uint64));
+	for (int i = 0; i < f->nmove; i++)
+		flip(f, f->move[i], false);
+	f->nmove = 0;
 	propagate(f);
 	f->consistent = true;
+	return f->move_next;
 }
 
 void
@@ -513,11 +547,10 @@ mark_move_dependent(const Propnet *net)
  * literals (-1: none).  Lays out the triggers' armed sets.
  */
 static int32 *
-find_triggers(Forward *f, const bool *live)
+find_triggers(Forward *f, const bool *live, const bool *moves)
 {
 	const Propnet *net = f->net;
 	int32	   *trigger_literal = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
-	bool	   *moves = mark_move_dependent(net);
 	int32	   *count;
 	int32	   *fill;
 
@@ -567,7 +600,6 @@ find_triggers(Forward *f, const bool *live)
 	f->armed = palloc_extended(Max(1, f->armed_start[f->ntriggers] / 64) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	f->applied = palloc0(Max(1, f->ntriggers) * sizeof(bool));
 	pfree(count);
-	pfree(moves);
 	return trigger_literal;
 }
 
@@ -609,6 +641,8 @@ forward_create(const Propnet *net)
 	Forward    *f = palloc0(sizeof(Forward));
 	bool	   *live = palloc0(Max(1, net->nnodes) * sizeof(bool));
 	bool	   *goal = palloc0(Max(1, net->nnodes) * sizeof(bool));
+	bool	   *reads_state = palloc0(Max(1, net->nnodes) * sizeof(bool));
+	bool	   *moves = mark_move_dependent(net);
 	int32	   *trigger_literal;
 
 	f->net = net;
@@ -644,6 +678,18 @@ forward_create(const Propnet *net)
 	for (int i = 0; i < net->ngoals; i++)
 		goal[net->goals[i].node] = true;
 	close_cone(net, goal);
+	/* what the state's own outputs need; well-formed GDL has no action in it */
+	if (net->terminal >= 0)
+		reads_state[net->terminal] = true;
+	for (int i = 0; i < net->ninputs; i++)
+		if (net->input_legal[i] >= 0)
+			reads_state[net->input_legal[i]] = true;
+	for (int i = 0; i < net->ngoals; i++)
+		reads_state[net->goals[i].node] = true;
+	close_cone(net, reads_state);
+	f->keep_move = true;
+	for (int v = 0; v < net->nnodes; v++)
+		f->keep_move &= !(reads_state[v] && moves[v]);
 	f->goal_steps = palloc(Max(1, net->norder) * sizeof(int32));
 	for (int s = 0; s < net->norder; s++)
 	{
@@ -652,7 +698,7 @@ forward_create(const Propnet *net)
 		if (goal[node] && !live[node])
 			f->goal_steps[f->ngoal_steps++] = net->order[s];
 	}
-	trigger_literal = find_triggers(f, live);
+	trigger_literal = find_triggers(f, live, moves);
 	build_fan(f, live, trigger_literal);
 	pfree(trigger_literal);
 
@@ -674,8 +720,12 @@ forward_create(const Propnet *net)
 	f->legal_slot = palloc(Max(1, net->ninputs) * sizeof(int32));
 	f->stack_size = Max(64, 2 * net->nnodes);
 	f->stack = palloc_extended(f->stack_size * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->move = palloc(Max(1, net->nroles) * sizeof(int32));
+	f->move_next = palloc(f->nwords * sizeof(uint64));
 	pfree(live);
 	pfree(goal);
+	pfree(reads_state);
+	pfree(moves);
 	reset(f);
 	return f;
 }

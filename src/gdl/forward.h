@@ -29,17 +29,16 @@ extern Forward *forward_create(const Propnet *net);
 /* The node values: valid for the nodes terminal, legal and next need, and after forward_goals for the goals'. */
 extern const uint8 *forward_values(const Forward *f);
 
-/* Moves to the state of words (the base nodes as a bit set). */
-extern void forward_set_state(Forward *f, const uint64 *words);
+/* Moves to the state of words (the base nodes as a bit set); false when nothing changed. */
+extern bool forward_set_state(Forward *f, const uint64 *words);
 
 /*
- * Turns the input nodes of a joint move on (or back off): with them on,
- * forward_next_state is the state the move leads to.
+ * The state that the joint move of inputs (input nodes) leads to from the
+ * current state, valid until the next call.  The inputs stay on until the
+ * next move when, as in well-formed GDL, terminal, legal and goal do not
+ * read them: consecutive moves then share the nodes both turn on.
  */
-extern void forward_set_inputs(Forward *f, const int32 *inputs, int ninputs, bool on);
-
-/* The next state's words, while the inputs of a move are on. */
-extern const uint64 *forward_next_state(const Forward *f);
+extern const uint64 *forward_next(Forward *f, const int32 *inputs, int ninputs);
 
 /*
  * The inputs, in no order, whose legal node holds, of role: *inputs points

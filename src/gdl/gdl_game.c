@@ -39,11 +39,11 @@ typedef struct GdlRules
 	int32	   *noop;			/* per role: the input of its noop, or -1 */
 	Forward    *forward;		/* the network's evaluation; NULL on the prover */
 	uint8	   *values;			/* the prover's evaluation */
-	const uint8 *truth;			/* per node, in the state cached: values or the network's */
-	/* the state whose phases truth[] holds */
+	const uint8 *truth;			/* per node, in the state evaluated: values or the network's */
+	uint32		phases_done;	/* of the state evaluated */
+	/* the prover's state (the network keeps its own) */
 	uint64	   *cached;
 	bool		cache_valid;
-	uint32		phases_done;
 	int32	  **legal;			/* per role: its legal inputs in the state */
 	int		   *nlegal;
 } GdlRules;
@@ -67,31 +67,30 @@ evaluate(const Game *game, const GameState *state, ProverPhase phase)
 	const Propnet *net = r->net;
 	const uint64 *words = (const uint64 *) state->data;
 
+	if (r->forward != NULL)
+	{
+		/* the network keeps all but the goals of the state */
+		if (forward_set_state(r->forward, words))
+			r->phases_done = ((1 << NUM_PHASES) - 1) & ~(1 << PHASE_GOAL);
+		if (!(r->phases_done & (1 << phase)))
+			forward_goals(r->forward);
+		r->phases_done |= 1 << phase;
+		return true;
+	}
 	if (!r->cache_valid || memcmp(r->cached, words, r->nwords * sizeof(uint64)) != 0)
 	{
 		memcpy(r->cached, words, r->nwords * sizeof(uint64));
+		memset(r->values, 0, net->nbase);
+		for (int w = 0; w < r->nwords; w++)
+			for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
+				r->values[w * 64 + pg_rightmost_one_pos64(bits)] = 1;
 		r->cache_valid = true;
-		if (r->forward != NULL)
-		{
-			/* the network keeps all but the goals of the state */
-			forward_set_state(r->forward, words);
-			r->phases_done = ((1 << NUM_PHASES) - 1) & ~(1 << PHASE_GOAL);
-		}
-		else
-		{
-			memset(r->values, 0, net->nbase);
-			for (int w = 0; w < r->nwords; w++)
-				for (uint64 bits = words[w]; bits != 0; bits &= bits - 1)
-					r->values[w * 64 + pg_rightmost_one_pos64(bits)] = 1;
-			r->phases_done = 0;
-		}
+		r->phases_done = 0;
 	}
 	if (r->phases_done & (1 << phase))
 		return true;
-	if (r->forward != NULL)
-		forward_goals(r->forward);
-	else if ((phase != PHASE_TERMINAL && !evaluate(game, state, PHASE_TERMINAL)) ||
-			 !prover_run(net->prover, net, phase, r->values))
+	if ((phase != PHASE_TERMINAL && !evaluate(game, state, PHASE_TERMINAL)) ||
+		!prover_run(net->prover, net, phase, r->values))
 	{
 		r->cache_valid = false;
 		return false;
@@ -211,9 +210,7 @@ gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out
 		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
 	if (r->forward != NULL)
 	{
-		forward_set_inputs(r->forward, inputs, game->nroles, true);
-		memcpy(words, forward_next_state(r->forward), r->nwords * sizeof(uint64));
-		forward_set_inputs(r->forward, inputs, game->nroles, false);
+		memcpy(words, forward_next(r->forward, inputs, game->nroles), r->nwords * sizeof(uint64));
 		out->size = r->nwords * sizeof(uint64);
 		return;
 	}
@@ -972,6 +969,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	{
 		r->forward = forward_create(net);
 		r->truth = forward_values(r->forward);
+		r->phases_done = ((1 << NUM_PHASES) - 1) & ~(1 << PHASE_GOAL);
 	}
 
 	game = palloc(sizeof(Game));
