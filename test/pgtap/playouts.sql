@@ -1,0 +1,90 @@
+-- playouts(game, state, max_playouts, time_limit, seed): uniformly random
+-- games to the end (src/search/playout.c, the playouts Monte Carlo search
+-- runs).  Their means against values known without them: under random play
+-- x wins tic-tac-toe with probability 737/1260 and draws with 8/63
+-- (published; a mean goal of 64.85 for x, 35.15 for o), and the first
+-- player of test/data/games/cycles.kif wins with 0.529246 in 5.131598 moves
+-- on average (tools/gdl_cycles_perft.py, from the rules written out by
+-- hand).  cycles.kif has positive recursion, the network's cycle groups,
+-- which none of the sixteen sample games has: its perft is checked against
+-- the same script.  Then the GDL network against the prover: with one seed,
+-- every random game must be the same move for move, which holds only if
+-- both give the same legal moves in the same order and the same next state
+-- at every step.  Then the limits and bad arguments.
+BEGIN;
+SET client_min_messages = warning;
+SELECT plan(20);
+
+\ir helpers.psql
+
+-- Tic-tac-toe, native and from GDL.
+CREATE TEMP TABLE ttt AS SELECT * FROM gametree.playouts('tictactoe', max_playouts => 200000, seed => 1);
+SELECT ok((SELECT abs((utility->>'xplayer')::numeric - 64.85) < 0.4 AND abs((utility->>'oplayer')::numeric - 35.15) < 0.4
+             FROM ttt),
+          'tic-tac-toe, 200,000 random games: x''s mean goal within 0.4 of 64.85, o''s of 35.15');
+SELECT ok((SELECT playouts = 200000 AND states BETWEEN 5 * playouts AND 9 * playouts FROM ttt),
+          'every game counted, of 5 to 9 moves');
+\set kif `cat test/data/gdl/ticTacToe.kif`
+SELECT gametree.load_game('playouts_ttt', :'kif') IS NOT NULL AS loaded \gset
+SELECT ok((SELECT abs((utility->>'xplayer')::numeric - 64.85) < 0.4 FROM
+             gametree.playouts('playouts_ttt', max_playouts => 200000, seed => 1)),
+          'ticTacToe.kif on the network: the same mean within 0.4');
+
+-- Positive recursion: cycles.kif.
+\set kif `cat test/data/games/cycles.kif`
+SELECT engine FROM gametree.load_game('playouts_cycles', :'kif') \gset
+SELECT is(:'engine'::text, 'network', 'cycles.kif loads on the network');
+SELECT is(pg_temp.perfts('playouts_cycles', 6), '12,144,1608,16236,151884,1375260',
+          'its perft 1..6 is that of tools/gdl_cycles_perft.py: removing an edge undoes the reach it supported');
+CREATE TEMP TABLE cyc AS SELECT * FROM gametree.playouts('playouts_cycles', max_playouts => 100000, seed => 2);
+SELECT ok((SELECT abs((utility->>'first')::numeric - 52.92) < 0.5 FROM cyc),
+          'random games: the first player''s mean goal within 0.5 of 52.92');
+SELECT ok((SELECT abs(states::numeric / playouts - 5.1316) < 0.02 FROM cyc), 'of 5.1316 moves on average');
+
+-- Deterministic: without a seed, the state's hash seeds the games.
+SELECT is((SELECT (utility, playouts, states)::text FROM gametree.playouts('connect4', max_playouts => 300)),
+          (SELECT (utility, playouts, states)::text FROM gametree.playouts('connect4', max_playouts => 300)),
+          'two equal calls play the same games');
+SELECT isnt((SELECT states FROM gametree.playouts('connect4', max_playouts => 300, seed => 1)),
+            (SELECT states FROM gametree.playouts('connect4', max_playouts => 300, seed => 2)),
+            'another seed, other games');
+
+-- The network against the prover, game by game: the same games.
+CREATE FUNCTION pg_temp.games_played(game text, n integer) RETURNS text LANGUAGE sql AS $$
+  SELECT (utility, playouts, states)::text FROM gametree.playouts(game, max_playouts => n, seed => 3)
+$$;
+SET LOCAL gametree.gdl_memory = '2MB';
+SELECT pg_temp.load('playouts_bt_prover', 'breakthrough') || pg_temp.load('playouts_pacman_prover', 'pacman3p') AS loaded \gset
+SET LOCAL gametree.gdl_memory = '1MB';
+SELECT pg_temp.load('playouts_draughts_prover', 'englishDraughts') || pg_temp.load('playouts_ttt3_prover', 'tictactoe_3player')
+       AS loaded \gset
+RESET gametree.gdl_memory;
+SELECT pg_temp.load('playouts_bt', 'breakthrough') || pg_temp.load('playouts_pacman', 'pacman3p')
+       || pg_temp.load('playouts_draughts', 'englishDraughts') || pg_temp.load('playouts_ttt3', 'tictactoe_3player') AS loaded \gset
+SELECT is((SELECT string_agg(engine, ' ' ORDER BY name) FROM gametree.gdl_games WHERE name LIKE 'playouts\_%\_prover'),
+          'prover prover prover prover', 'four games loaded again on the prover');
+SELECT is(pg_temp.games_played('playouts_bt_prover', 3), pg_temp.games_played('playouts_bt', 3),
+          'breakthrough: 3 random games, the same on the prover and the network');
+SELECT is(pg_temp.games_played('playouts_pacman_prover', 3), pg_temp.games_played('playouts_pacman', 3),
+          'pacman3p (three roles, moving at once): the same');
+SELECT is(pg_temp.games_played('playouts_draughts_prover', 2), pg_temp.games_played('playouts_draughts', 2),
+          'englishDraughts: the same');
+SELECT is(pg_temp.games_played('playouts_ttt3_prover', 5), pg_temp.games_played('playouts_ttt3', 5),
+          'tictactoe_3player: the same');
+
+-- Limits.
+SELECT ok((SELECT seconds >= 0.2 AND seconds < 1 AND playouts > 0 FROM gametree.playouts('chess', time_limit => '200 ms')),
+          'time_limit 200 ms: chess playouts for 0.2 s, not a second');
+SELECT is((SELECT (utility, playouts, states)::text
+             FROM gametree.playouts('tictactoe', '[["cell",1,1,"x"],["cell",1,2,"x"],["cell",1,3,"x"],["cell",2,1,"o"],["cell",2,2,"o"]]', 4)),
+          '("{""oplayer"": 0, ""xplayer"": 100}",4,0)', 'from a terminal state: its goals, no moves');
+SELECT is(pg_temp.try($$SELECT gametree.playouts('tictactoe')$$),
+          '22023: playouts needs max_playouts or time_limit', 'neither limit: 22023');
+SELECT is(pg_temp.try($$SELECT gametree.playouts('tictactoe', NULL, 0)$$),
+          '22023: max_playouts must be positive, not 0', 'max_playouts 0: 22023');
+SELECT is(pg_temp.try($$SELECT gametree.playouts('tictactoe', NULL, NULL, '-1 s')$$),
+          '22023: time_limit must be positive', 'a negative time_limit: 22023');
+SELECT is(pg_temp.try($$SELECT gametree.playouts(NULL, NULL, 1)$$), '22004: game must not be NULL', 'no game: 22004');
+
+SELECT * FROM finish();
+ROLLBACK;
