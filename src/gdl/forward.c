@@ -74,9 +74,8 @@ struct Forward
 	uint64	   *state;			/* the base nodes' values as words */
 	uint64	   *next;			/* the next nodes' values as words */
 	int			nwords;
-	int32	  **legal;			/* per role: the inputs whose legal node holds */
-	int		   *nlegal;
-	int32	   *legal_slot;		/* per input: its place in its role's legal set, or -1 */
+	uint64	   *legal;			/* per input, a bit: its legal node holds */
+	int			nlegal_words;
 	int32	   *move;			/* the input nodes that are on */
 	int			nmove;
 	bool		keep_move;		/* nothing but next reads the inputs: they stay on between moves */
@@ -91,10 +90,24 @@ forward_values(const Forward *f)
 }
 
 int
-forward_legal(const Forward *f, int role, const int32 **inputs)
+forward_legal(const Forward *f, int role, int32 *actions)
 {
-	*inputs = f->legal[role];
-	return f->nlegal[role];
+	int			first = f->net->role_inputs[role],
+				end = f->net->role_inputs[role + 1],
+				n = 0;
+
+	for (int w = first / 64; w * 64 < end; w++)
+	{
+		uint64		bits = f->legal[w];
+
+		if (w == first / 64)
+			bits &= ~UINT64CONST(0) << (first % 64);
+		if ((w + 1) * 64 > end)
+			bits &= (UINT64CONST(1) << (end % 64)) - 1;
+		for (; bits != 0; bits &= bits - 1)
+			actions[n++] = w * 64 + pg_rightmost_one_pos64(bits) - first;
+	}
+	return n;
 }
 
 /* Whether all literals of rule r hold. */
@@ -140,34 +153,6 @@ fixpoint(Forward *f, int group)
 	}
 }
 
-static void
-legal_add(Forward *f, int32 input)
-{
-	const Propnet *net = f->net;
-	int			role = 0;
-
-	while (input >= net->role_inputs[role + 1])
-		role++;
-	f->legal_slot[input] = f->nlegal[role];
-	f->legal[role][f->nlegal[role]++] = input;
-}
-
-static void
-legal_remove(Forward *f, int32 input)
-{
-	const Propnet *net = f->net;
-	int			role = 0;
-	int32		slot = f->legal_slot[input];
-	int32		last;
-
-	while (input >= net->role_inputs[role + 1])
-		role++;
-	last = f->legal[role][--f->nlegal[role]];
-	f->legal[role][slot] = last;
-	f->legal_slot[last] = slot;
-	f->legal_slot[input] = -1;
-}
-
 /* Sets node to on (it was not) and schedules the change to be carried forward. */
 static void
 flip(Forward *f, int32 node, bool on)
@@ -177,12 +162,9 @@ flip(Forward *f, int32 node, bool on)
 	f->values[node] = on;
 	if (output >= 0)
 	{
-		if (output & OUTPUT_NEXT)
-			f->next[(output >> 1) / 64] ^= UINT64CONST(1) << ((output >> 1) % 64);
-		else if (on)
-			legal_add(f, output >> 1);
-		else
-			legal_remove(f, output >> 1);
+		uint64	   *words = output & OUTPUT_NEXT ? f->next : f->legal;
+
+		words[(output >> 1) / 64] ^= UINT64CONST(1) << ((output >> 1) % 64);
 	}
 	if (f->top == f->stack_size)
 	{
@@ -375,14 +357,10 @@ reset(Forward *f)
 		f->values[step] = f->support[step] > 0;
 	}
 	/* unmet of the groups' rules is not kept: a change of theirs recomputes the group */
-	for (int role = 0; role < net->nroles; role++)
-		f->nlegal[role] = 0;
+	memset(f->legal, 0, f->nlegal_words * sizeof(uint64));
 	for (int i = 0; i < net->ninputs; i++)
-	{
-		f->legal_slot[i] = -1;
 		if (net->input_legal[i] >= 0 && f->values[net->input_legal[i]])
-			legal_add(f, i);
-	}
+			f->legal[i / 64] |= UINT64CONST(1) << (i % 64);
 	for (int b = 0; b < net->nbase; b++)
 		if (net->base_next[b] >= 0 && f->values[net->base_next[b]])
 			f->next[b / 64] |= UINT64CONST(1) << (b % 64);
@@ -713,11 +691,8 @@ forward_create(const Propnet *net)
 	f->nwords = Max(1, (net->nbase + 63) / 64);
 	f->state = palloc0(f->nwords * sizeof(uint64));
 	f->next = palloc0(f->nwords * sizeof(uint64));
-	f->legal = palloc(Max(1, net->nroles) * sizeof(int32 *));
-	f->nlegal = palloc0(Max(1, net->nroles) * sizeof(int));
-	for (int role = 0; role < net->nroles; role++)
-		f->legal[role] = palloc(Max(1, net->role_inputs[role + 1] - net->role_inputs[role]) * sizeof(int32));
-	f->legal_slot = palloc(Max(1, net->ninputs) * sizeof(int32));
+	f->nlegal_words = Max(1, (net->ninputs + 63) / 64);
+	f->legal = palloc0(f->nlegal_words * sizeof(uint64));
 	f->stack_size = Max(64, 2 * net->nnodes);
 	f->stack = palloc_extended(f->stack_size * sizeof(int32), MCXT_ALLOC_HUGE);
 	f->move = palloc(Max(1, net->nroles) * sizeof(int32));

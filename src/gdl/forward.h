@@ -41,10 +41,10 @@ extern bool forward_set_state(Forward *f, const uint64 *words);
 extern const uint64 *forward_next(Forward *f, const int32 *inputs, int ninputs);
 
 /*
- * The inputs, in no order, whose legal node holds, of role: *inputs points
- * into the evaluation state and is valid until it changes.
+ * The actions of role (indexes among its inputs) whose legal node holds,
+ * in order, into actions[]; returns how many.
  */
-extern int	forward_legal(const Forward *f, int role, const int32 **inputs);
+extern int	forward_legal(const Forward *f, int role, int32 *actions);
 
 /* Evaluates the nodes that only the goals need, for the current state. */
 extern void forward_goals(Forward *f);

@@ -125,21 +125,7 @@ legal_actions(const Game *game, const GameState *state)
 		int32	   *legal = r->legal[role];
 
 		if (r->forward != NULL)
-		{
-			const int32 *inputs;
-
-			/* in the order of the actions, as the prover gives them */
-			r->nlegal[role] = forward_legal(r->forward, role, &inputs);
-			for (int i = 0; i < r->nlegal[role]; i++)
-			{
-				int32		action = inputs[i] - net->role_inputs[role];
-				int			j = i;
-
-				for (; j > 0 && legal[j - 1] > action; j--)
-					legal[j] = legal[j - 1];
-				legal[j] = action;
-			}
-		}
+			r->nlegal[role] = forward_legal(r->forward, role, legal);
 		else
 		{
 			r->nlegal[role] = 0;
