@@ -34,6 +34,12 @@
 #define FAN_TRIGGERED 4
 #define FAN_SHIFT 3
 
+/*
+ * A node that this many rules read is worth triggering them: a control
+ * fact is in every legal rule of its role and flips every turn.
+ */
+#define TRIGGER_READERS 32
+
 /* An output entry: input << 1 for a legal node, base << 1 | 1 for a next node; -1 for neither. */
 #define OUTPUT_NEXT 1
 
@@ -530,6 +536,7 @@ find_triggers(Forward *f, const bool *live, const bool *moves)
 	const Propnet *net = f->net;
 	int32	   *trigger_literal = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
 	int32	   *count;
+	int32	   *readers;
 	int32	   *fill;
 
 	f->trigger = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
@@ -537,30 +544,49 @@ find_triggers(Forward *f, const bool *live, const bool *moves)
 	memset(f->trigger_of, 0xff, Max(1, net->nnodes) * sizeof(int32));
 	f->trigger_node = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
 	count = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	readers = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int r = 0; r < net->nrules; r++)
+		if (live[f->rule_head[r]] && f->group_of[f->rule_head[r]] < 0)
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				readers[net->literals[l] >> 1] += (net->literals[l] & 1) == 0;
 	for (int r = 0; r < net->nrules; r++)
 	{
 		int32		head = f->rule_head[r];
+		int32		best = -1;
 
 		f->trigger[r] = trigger_literal[r] = -1;
 		if (!live[head] || f->group_of[head] >= 0)
 			continue;
-		for (int l = net->literal_start[r]; l < net->literal_start[r + 1] && trigger_literal[r] < 0; l++)
+		for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
 		{
 			int32		node = net->literals[l] >> 1;
 
-			if ((net->literals[l] & 1) == 0 && moves[node] && f->group_of[node] < 0)
+			if ((net->literals[l] & 1) || f->group_of[node] >= 0)
+				continue;
+			if (moves[node])
 			{
-				if (f->trigger_of[node] < 0)
-				{
-					f->trigger_of[node] = f->ntriggers;
-					f->trigger_node[f->ntriggers++] = node;
-				}
-				f->trigger[r] = f->trigger_of[node];
-				trigger_literal[r] = l;
-				count[f->trigger[r]]++;
+				best = l;
+				break;
 			}
+			if (readers[node] >= TRIGGER_READERS &&
+				(best < 0 || readers[node] > readers[net->literals[best] >> 1]))
+				best = l;
+		}
+		if (best >= 0)
+		{
+			int32		node = net->literals[best] >> 1;
+
+			if (f->trigger_of[node] < 0)
+			{
+				f->trigger_of[node] = f->ntriggers;
+				f->trigger_node[f->ntriggers++] = node;
+			}
+			f->trigger[r] = f->trigger_of[node];
+			trigger_literal[r] = best;
+			count[f->trigger[r]]++;
 		}
 	}
+	pfree(readers);
 	/* counts to word-aligned starts */
 	f->armed_start = palloc0((f->ntriggers + 1) * sizeof(int32));
 	for (int t = 0; t < f->ntriggers; t++)
