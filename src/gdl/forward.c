@@ -8,13 +8,15 @@
  *                 for a live node outside a cycle group,
  *   a live group's values are the least fixpoint of its rules,
  *   legal sets and next words mirror the legal and next nodes' values.
- * A rule with a literal that the move changes (an action, does R A, or a
- * node that depends on one; not negated) is triggered by it: unmet leaves
- * that literal out, and the rules whose other literals hold are kept in the
- * trigger's armed set, so that making and unmaking a move touch those rules
- * alone, not every rule the trigger is in (thousands in pacman3p.kif).
- * Such a rule holds when it is armed and its trigger is applied (its last
- * flip carried forward), and support counts it so.
+ * A rule with a literal that flips often is triggered by it: a literal
+ * that the move changes (an action, does R A, or a node that depends on
+ * one), else one of a fact that many rules read (a control fact), not
+ * negated in either case.  unmet leaves that literal out, and the rules
+ * whose other literals hold are kept in the trigger's armed set, so that a
+ * flip of the trigger touches those rules alone, not every rule it is in
+ * (thousands in pacman3p.kif).  Such a rule holds when it is armed and its
+ * trigger is applied (its last flip carried forward), and support counts
+ * it so.
  * A flip is pushed with the value it flipped to, so that a node flipping
  * twice before its turn adds its two changes, not the last one twice.  An
  * error in the middle (out of memory growing the stack) leaves the
