@@ -97,24 +97,40 @@ forward_values(const Forward *f)
 	return f->values;
 }
 
+/* The legal bits of role's inputs in word w, the others cleared. */
+static uint64
+role_legal_word(const Forward *f, int role, int w)
+{
+	int			first = f->net->role_inputs[role],
+				end = f->net->role_inputs[role + 1];
+	uint64		bits = f->legal[w];
+
+	if (w == first / 64)
+		bits &= ~UINT64CONST(0) << (first % 64);
+	if ((w + 1) * 64 > end)
+		bits &= (UINT64CONST(1) << (end % 64)) - 1;
+	return bits;
+}
+
 int
 forward_legal(const Forward *f, int role, int32 *actions)
 {
 	int			first = f->net->role_inputs[role],
-				end = f->net->role_inputs[role + 1],
 				n = 0;
 
-	for (int w = first / 64; w * 64 < end; w++)
-	{
-		uint64		bits = f->legal[w];
-
-		if (w == first / 64)
-			bits &= ~UINT64CONST(0) << (first % 64);
-		if ((w + 1) * 64 > end)
-			bits &= (UINT64CONST(1) << (end % 64)) - 1;
-		for (; bits != 0; bits &= bits - 1)
+	for (int w = first / 64; w * 64 < f->net->role_inputs[role + 1]; w++)
+		for (uint64 bits = role_legal_word(f, role, w); bits != 0; bits &= bits - 1)
 			actions[n++] = w * 64 + pg_rightmost_one_pos64(bits) - first;
-	}
+	return n;
+}
+
+int
+forward_legal_count(const Forward *f, int role)
+{
+	int			n = 0;
+
+	for (int w = f->net->role_inputs[role] / 64; w * 64 < f->net->role_inputs[role + 1]; w++)
+		n += pg_popcount64(role_legal_word(f, role, w));
 	return n;
 }
 

@@ -45,6 +45,8 @@ extern const uint64 *forward_next(Forward *f, const int32 *inputs, int ninputs);
  * in order, into actions[]; returns how many.
  */
 extern int	forward_legal(const Forward *f, int role, int32 *actions);
+/* How many forward_legal would list. */
+extern int	forward_legal_count(const Forward *f, int role);
 
 /* Evaluates the nodes that only the goals need, for the current state. */
 extern void forward_goals(Forward *f);

@@ -111,9 +111,12 @@ gdl_terminal(const Game *game, const GameState *state)
 	return r->truth[r->net->terminal];
 }
 
-/* Fills r->legal and r->nlegal for a state that is not terminal; false when the prover gave up. */
+/*
+ * Fills r->nlegal, and r->legal when list, for a state that is not
+ * terminal; false when the prover gave up.
+ */
 static bool
-legal_actions(const Game *game, const GameState *state)
+legal_actions(const Game *game, const GameState *state, bool list)
 {
 	GdlRules   *r = rules_of(game);
 	const Propnet *net = r->net;
@@ -125,7 +128,8 @@ legal_actions(const Game *game, const GameState *state)
 		int32	   *legal = r->legal[role];
 
 		if (r->forward != NULL)
-			r->nlegal[role] = forward_legal(r->forward, role, legal);
+			r->nlegal[role] = list ? forward_legal(r->forward, role, legal) :
+				forward_legal_count(r->forward, role);
 		else
 		{
 			r->nlegal[role] = 0;
@@ -143,14 +147,14 @@ legal_actions(const Game *game, const GameState *state)
 	return true;
 }
 
+/* The joint moves of a state (0: terminal, or the prover gave up), at most max_moves. */
 static int
-gdl_legal(const Game *game, const GameState *state, GameMove *moves)
+joint_move_count(const Game *game, const GameState *state, bool list)
 {
 	GdlRules   *r = rules_of(game);
-	int			index[GT_MAX_ROLES] = {0};
 	int64		count = 1;
 
-	if (gdl_terminal(game, state) || !legal_actions(game, state))
+	if (gdl_terminal(game, state) || !legal_actions(game, state, list))
 		return 0;
 	for (int role = 0; role < game->nroles; role++)
 		count *= r->nlegal[role];
@@ -159,6 +163,16 @@ gdl_legal(const Game *game, const GameState *state, GameMove *moves)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("game \"%s\": a state with %lld joint moves, more than the %d this game can hold",
 						game->name, (long long) count, game->max_moves)));
+	return (int) count;
+}
+
+static int
+gdl_legal(const Game *game, const GameState *state, GameMove *moves)
+{
+	GdlRules   *r = rules_of(game);
+	int			index[GT_MAX_ROLES] = {0};
+	int			count = joint_move_count(game, state, true);
+
 	for (int m = 0; m < count; m++)
 	{
 		GameMove	move = 0;
@@ -174,7 +188,7 @@ gdl_legal(const Game *game, const GameState *state, GameMove *moves)
 			index[role] = 0;
 		}
 	}
-	return (int) count;
+	return count;
 }
 
 static void
@@ -242,7 +256,7 @@ gdl_control(const Game *game, const GameState *state)
 	GdlRules   *r = rules_of(game);
 	int			mover = GT_NO_ROLE;
 
-	if (gdl_terminal(game, state) || !legal_actions(game, state))
+	if (gdl_terminal(game, state) || !legal_actions(game, state, true))
 		return GT_NO_ROLE;
 	for (int role = 0; role < game->nroles; role++)
 	{
@@ -273,11 +287,13 @@ static int64
 perft_children(const Game *game, const GameState *state, int depth, GameMove **moves,
 			   GameState ***children)
 {
-	int			n = gdl_legal(game, state, moves[depth]);
+	int			n;
 	int64		total = 0;
 
+	/* the last ply counts the moves without listing them */
 	if (depth == 1)
-		return n;
+		return joint_move_count(game, state, false);
+	n = gdl_legal(game, state, moves[depth]);
 	CHECK_FOR_INTERRUPTS();
 	for (int i = 0; i < n; i++)
 		gdl_next(game, state, moves[depth][i], children[depth][i]);
