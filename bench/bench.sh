@@ -24,6 +24,21 @@ bench_median() {
 	for _ in $(seq "$BENCH_RUNS"); do bench_seconds "$db" "$sql"; done | bench_median_of
 }
 
+# One session of database $1: a first perft of game $2 (it compiles a game
+# from GDL), then BENCH_RUNS timed perfts at depth $3; prints "leaves
+# median_seconds".
+bench_perft_median() {
+	local db=$1 game=$2 depth=$3 out
+	out=$({
+		echo "SELECT gametree.perft('$game', gametree.initial('$game'), 1);"
+		echo '\timing on'
+		for _ in $(seq "$BENCH_RUNS"); do
+			echo "SELECT gametree.perft('$game', gametree.initial('$game'), $depth);"
+		done
+	} | gt_psql -v ON_ERROR_STOP=1 -d "$db" -qAt) || return 1
+	echo "$(grep -E '^[0-9]+$' <<<"$out" | tail -n 1) $(awk '/^Time:/ { printf "%.6f\n", $2 / 1000 }' <<<"$out" | bench_median_of)"
+}
+
 # Seconds the statements take together, one after another in one session
 # of database $1.
 bench_session_seconds() {

@@ -42,23 +42,6 @@ ticTacToe 9 tictactoe 2870000 GGPLIB
 tictactoe_3player 5 - - -
 "
 
-# One session: a first call, then BENCH_RUNS perfts; "leaves median_seconds".
-perft_rate() {
-	local game=$1 depth=$2
-	{
-		echo "SELECT gametree.perft('$game', gametree.initial('$game'), 1);"
-		echo '\timing on'
-		for _ in $(seq "$BENCH_RUNS"); do
-			echo "SELECT gametree.perft('$game', gametree.initial('$game'), $depth);"
-		done
-	} | gt_psql -v ON_ERROR_STOP=1 -d gametree_bench -qAt | awk '
-		/^Time:/ { t[++n] = $2 / 1000; next }
-		/^[0-9]+$/ { leaves = $1 }
-		END {
-			for (i = 2; i <= n; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j + 1] = t[j]; t[j + 1] = x }
-			printf "%s %.6f\n", leaves, (n % 2) ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2 }'
-}
-
 # One session: a first call, then BENCH_RUNS timed playouts; the median state changes per second.
 playout_rate() {
 	local game=$1
@@ -78,11 +61,11 @@ echo "$GAMES" | while read -r file depth native published whose; do
 	game="${file}_kif"
 	engine=$(gt_psql -d gametree_bench -qAt -v game="$game" -v kif="$(cat "test/data/gdl/$file.kif")" \
 		<<<"SELECT engine FROM gametree.load_game(:'game', :'kif');")
-	read -r leaves perft_s <<<"$(perft_rate "$game" "$depth")"
+	read -r leaves perft_s <<<"$(bench_perft_median gametree_bench "$game" "$depth")"
 	rate=$(playout_rate "$game")
 	nat_l=- nat_p=- ratio=- vs=-
 	if [ "$native" != - ]; then
-		read -r nat_leaves nat_s <<<"$(perft_rate "$native" "$depth")"
+		read -r nat_leaves nat_s <<<"$(bench_perft_median gametree_bench "$native" "$depth")"
 		nat_l=$(awk -v n="$nat_leaves" -v s="$nat_s" 'BEGIN { printf "%.0f", n / s }')
 		nat_p=$(playout_rate "$native")
 		ratio=$(awk -v a="$rate" -v b="$nat_p" 'BEGIN { printf "1/%.1f", b / a }')

@@ -31,23 +31,6 @@ breakthrough 5 0.13
 pacman3p 9 0.04
 "
 
-# The median seconds of BENCH_RUNS perfts of game after a first call; "leaves seconds".
-perft_median() {
-	local game=$1 depth=$2
-	{
-		echo "SELECT gametree.perft('$game', gametree.initial('$game'), 1);"
-		echo '\timing on'
-		for _ in $(seq "$BENCH_RUNS"); do
-			echo "SELECT gametree.perft('$game', gametree.initial('$game'), $depth);"
-		done
-	} | gt_psql -v ON_ERROR_STOP=1 -d "$db" -qAt | awk '
-		/^Time:/ { t[++n] = $2 / 1000; next }
-		/^[0-9]+$/ { leaves = $1 }
-		END {
-			for (i = 2; i <= n; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j + 1] = t[j]; t[j + 1] = x }
-			printf "%s %.6f\n", leaves, (n % 2) ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2 }'
-}
-
 measure() {
 	local side=$1 dir=$2
 	bench_install "$dir"
@@ -56,7 +39,7 @@ measure() {
 		[ -n "$file" ] || continue
 		gt_psql -d "$db" -qAt -v game="${file}_kif" -v kif="$(cat "$GT_ROOT/test/data/gdl/$file.kif")" \
 			<<<"SELECT 1 FROM gametree.load_game(:'game', :'kif');" >/dev/null
-		echo "$side $file $(perft_median "${file}_kif" "$depth")"
+		echo "$side $file $(bench_perft_median "$db" "${file}_kif" "$depth")"
 	done
 }
 

@@ -505,6 +505,32 @@ close_cone(const Propnet *net, bool *cone)
 	}
 }
 
+/* The outputs whose cone cone_of marks. */
+#define CONE_TERMINAL 1
+#define CONE_LEGAL 2
+#define CONE_NEXT 4
+#define CONE_GOALS 8
+
+/* Per node: whether one of the outputs named depends on it. */
+static bool *
+cone_of(const Propnet *net, int outputs)
+{
+	bool	   *cone = palloc0(Max(1, net->nnodes) * sizeof(bool));
+
+	if ((outputs & CONE_TERMINAL) && net->terminal >= 0)
+		cone[net->terminal] = true;
+	for (int i = 0; (outputs & CONE_LEGAL) && i < net->ninputs; i++)
+		if (net->input_legal[i] >= 0)
+			cone[net->input_legal[i]] = true;
+	for (int b = 0; (outputs & CONE_NEXT) && b < net->nbase; b++)
+		if (net->base_next[b] >= 0)
+			cone[net->base_next[b]] = true;
+	for (int i = 0; (outputs & CONE_GOALS) && i < net->ngoals; i++)
+		cone[net->goals[i].node] = true;
+	close_cone(net, cone);
+	return cone;
+}
+
 static int32
 step_node(const Propnet *net, int32 step)
 {
@@ -661,9 +687,9 @@ Forward *
 forward_create(const Propnet *net)
 {
 	Forward    *f = palloc0(sizeof(Forward));
-	bool	   *live = palloc0(Max(1, net->nnodes) * sizeof(bool));
-	bool	   *goal = palloc0(Max(1, net->nnodes) * sizeof(bool));
-	bool	   *reads_state = palloc0(Max(1, net->nnodes) * sizeof(bool));
+	bool	   *live,
+			   *goal,
+			   *reads_state;
 	bool	   *moves = mark_move_dependent(net);
 	int32	   *trigger_literal;
 
@@ -688,27 +714,10 @@ forward_create(const Propnet *net)
 	f->dirty = palloc(Max(1, net->ngroups) * sizeof(int32));
 
 	/* live: what terminal, legal and next need; the goals' own steps apart */
-	if (net->terminal >= 0)
-		live[net->terminal] = true;
-	for (int i = 0; i < net->ninputs; i++)
-		if (net->input_legal[i] >= 0)
-			live[net->input_legal[i]] = true;
-	for (int b = 0; b < net->nbase; b++)
-		if (net->base_next[b] >= 0)
-			live[net->base_next[b]] = true;
-	close_cone(net, live);
-	for (int i = 0; i < net->ngoals; i++)
-		goal[net->goals[i].node] = true;
-	close_cone(net, goal);
+	live = cone_of(net, CONE_TERMINAL | CONE_LEGAL | CONE_NEXT);
+	goal = cone_of(net, CONE_GOALS);
 	/* what the state's own outputs need; well-formed GDL has no action in it */
-	if (net->terminal >= 0)
-		reads_state[net->terminal] = true;
-	for (int i = 0; i < net->ninputs; i++)
-		if (net->input_legal[i] >= 0)
-			reads_state[net->input_legal[i]] = true;
-	for (int i = 0; i < net->ngoals; i++)
-		reads_state[net->goals[i].node] = true;
-	close_cone(net, reads_state);
+	reads_state = cone_of(net, CONE_TERMINAL | CONE_LEGAL | CONE_GOALS);
 	f->keep_move = true;
 	for (int v = 0; v < net->nnodes; v++)
 		f->keep_move &= !(reads_state[v] && moves[v]);
