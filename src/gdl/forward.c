@@ -277,6 +277,14 @@ recompute_group(Forward *f, int group)
 static void
 propagate(Forward *f)
 {
+	/* the arrays stay put: locals spare reloading them after every store (no strict aliasing) */
+	const int32 *fan = f->fan;
+	const int32 *fan_start = f->fan_start;
+	const int32 *rule_head = f->rule_head;
+	const int32 *trigger_of = f->trigger_of;
+	int32	   *unmet = f->unmet;
+	int32	   *support = f->support;
+
 	for (;;)
 	{
 		int			lowest = 0;
@@ -287,40 +295,38 @@ propagate(Forward *f)
 			int32		change = f->stack[--f->top];
 			int32		node = change >> 1;
 			bool		on = change & 1;
-			const int32 *entry = f->fan + f->fan_start[node];
-			const int32 *end = f->fan + f->fan_start[node + 1];
+			const int32 *entry = fan + fan_start[node];
+			const int32 *end = fan + fan_start[node + 1];
 
 			for (; entry < end; entry++)
 			{
 				int32		rule = *entry >> FAN_SHIFT;
-				int32		head;
 
 				if (unlikely(*entry & FAN_GROUP))
 				{
-					mark_dirty(f, f->group_of[f->rule_head[rule]]);
+					mark_dirty(f, f->group_of[rule_head[rule]]);
 					continue;
 				}
-				head = f->rule_head[rule];
 				/* the literal now holds when the node's value differs from its negation bit */
 				if (on != (*entry & FAN_NEGATED))
 				{
-					if (--f->unmet[rule] != 0)
+					if (--unmet[rule] != 0)
 						continue;
 					if (unlikely(*entry & FAN_TRIGGERED))
 						arm(f, rule);
-					else if (f->support[head]++ == 0)
-						flip(f, head, true);
+					else if (support[rule_head[rule]]++ == 0)
+						flip(f, rule_head[rule], true);
 				}
-				else if (f->unmet[rule]++ == 0)
+				else if (unmet[rule]++ == 0)
 				{
 					if (unlikely(*entry & FAN_TRIGGERED))
 						disarm(f, rule);
-					else if (--f->support[head] == 0)
-						flip(f, head, false);
+					else if (--support[rule_head[rule]] == 0)
+						flip(f, rule_head[rule], false);
 				}
 			}
-			if (f->trigger_of[node] >= 0)
-				apply(f, f->trigger_of[node], on);
+			if (trigger_of[node] >= 0)
+				apply(f, trigger_of[node], on);
 		}
 		if (f->ndirty == 0)
 			return;
