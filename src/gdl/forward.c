@@ -689,6 +689,18 @@ build_fan(Forward *f, const bool *live, const int32 *trigger_literal)
 	pfree(fill);
 }
 
+Size
+forward_memory(const Propnet *net)
+{
+	/*
+	 * per rule: unmet, head, trigger, place and a place in triggered; per
+	 * literal: a fan entry; per node: its value, six arrays of int32 and
+	 * room for two flips on the stack
+	 */
+	return (Size) net->nrules * 5 * sizeof(int32) + (Size) net->literal_start[net->nrules] * sizeof(int32) +
+		(Size) net->nnodes * (1 + 6 * sizeof(int32) + 2 * sizeof(int32));
+}
+
 Forward *
 forward_create(const Propnet *net)
 {

@@ -23,6 +23,9 @@
 
 typedef struct Forward Forward;
 
+/* About the bytes forward_create takes for net. */
+extern Size forward_memory(const Propnet *net);
+
 /* Evaluation state for net (in the current memory context), at the state of no facts. */
 extern Forward *forward_create(const Propnet *net);
 

@@ -886,8 +886,8 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	{
 		roles = role_terms(g, &nroles);
 		net = propnet_build(g, roles, nroles);
-		/* the network is built beside its grounding: both count */
-		g->over_budget = MemoryContextMemAllocated(work, true) > memory_limit;
+		/* the network is built beside its grounding, and evaluated with counters as large: all count */
+		g->over_budget = MemoryContextMemAllocated(work, true) + forward_memory(net) > memory_limit;
 	}
 	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
 		ereport(ERROR,
