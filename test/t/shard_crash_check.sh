@@ -109,15 +109,31 @@ trap 'exit 130' INT TERM
 # node_backend NODE CONDITION: the pid of a backend of node NODE running a
 # statement in $DB for which CONDITION (SQL on its row of
 # pg_stat_activity) holds, once one shows while the background grow runs
-# (two minutes at most); fails when none does.
+# (two minutes at most); fails when none does.  The node looks every 2 ms
+# for a second at a time (a propagation of the whole tree can take less
+# than a new connection's start), and between seconds the script checks
+# that the grow still runs (psql prints the function's creation first).
 node_backend() {
 	local node=$1 condition=$2 pid i
-	for ((i = 0; i < 2400; i++)); do
-		pid=$(run "$node" "SELECT pid FROM pg_stat_activity WHERE datname = current_database()
-		                   AND state = 'active' AND pid <> pg_backend_pid() AND ($condition) LIMIT 1" 2>/dev/null)
+	for ((i = 0; i < 120; i++)); do
+		pid=$(run "$node" "CREATE FUNCTION pg_temp.watch() RETURNS integer LANGUAGE plpgsql AS \$w\$
+			DECLARE
+				found integer;
+			BEGIN
+				FOR k IN 1..500 LOOP
+					PERFORM pg_stat_clear_snapshot();
+					SELECT pid INTO found FROM pg_stat_activity WHERE datname = current_database()
+					   AND state = 'active' AND pid <> pg_backend_pid() AND ($condition) LIMIT 1;
+					IF found IS NOT NULL THEN
+						RETURN found;
+					END IF;
+					PERFORM pg_sleep(0.002);
+				END LOOP;
+				RETURN NULL;
+			END \$w\$;
+			SELECT pg_temp.watch()" 2>/dev/null | tail -n 1)
 		[ -n "$pid" ] && { echo "$pid"; return 0; }
 		kill -0 "$BG_PID" 2>/dev/null || return 1
-		sleep 0.05
 	done
 	return 1
 }
