@@ -33,7 +33,7 @@ for f in test/data/gdl/*.kif; do
 		<<<"INSERT INTO bench_kif VALUES (:'name', :'kif');"
 done
 
-printf '%-28s %-8s %6s %8s %12s %7s %10s\n' file engine facts actions "ground rules" nodes "median ms"
+printf '%-28s %-8s %6s %8s %12s %7s %10s\n' file engine facts actions "rules" nodes "median ms"
 for f in $(gt_psql -d gametree_bench -qAt -c "SELECT name FROM bench_kif ORDER BY lower(name)"); do
 	info= times=()
 	for _ in $(seq "$BENCH_RUNS"); do
@@ -51,7 +51,7 @@ for f in $(gt_psql -d gametree_bench -qAt -c "SELECT name FROM bench_kif ORDER B
 	printf '%-28s %-8s %6d %8d %12d %7d %10.1f\n' "$f.kif" "$engine" "$facts" "$actions" "$rules" "$nodes" \
 		"$(printf '%s\n' "${times[@]}" | median)"
 done
-echo "(load_game alone, median of $BENCH_RUNS loads, each in a fresh session; ground rules are 0 on the prover)"
+echo "(load_game alone, median of $BENCH_RUNS loads, each in a fresh session; rules: the network's, 0 on the prover)"
 
 # chess.kif on the prover: its first use in a fresh session compiles it
 # (what every `gametree best` pays), median of BENCH_RUNS sessions.
