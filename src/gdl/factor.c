@@ -10,8 +10,9 @@
  *   head :- others, A
  * where A is a new node that holds when one of their actions is done
  * (A :- does ...; one rule per action), shared by every head that has the
- * same set of actions.  The same logic, with a few hundred rules instead of
- * tens of thousands, and a move touches the A nodes of its action.
+ * same set of actions.  The same logic in far fewer rules (checkers.kif:
+ * 264,881 ground rules, 51,037 after), and a move touches the A nodes of
+ * its action.
  */
 #include "postgres.h"
 
@@ -23,13 +24,13 @@
 typedef struct SplitRule
 {
 	int32		rule;
-	int32		action;			/* the literal's index in the rule, or -1: none */
+	int32		action;			/* where its action literal is in net->literals, or -1: none */
 } SplitRule;
 
 /* The action-set nodes made, by their sorted actions (open addressing). */
 typedef struct ActionSets
 {
-	int32	   *slots;			/* per slot: an index into node, or -1 */
+	int32	   *slots;			/* per slot: a set, or -1 */
 	int			size;
 	int			n;
 	int32	   *start;			/* per set + 1, into actions */

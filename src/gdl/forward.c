@@ -26,6 +26,7 @@
 
 #include "gdl/forward.h"
 #include "port/pg_bitutils.h"
+#include "utils/memutils.h"
 
 /*
  * A fan entry: rule << FAN_SHIFT, whether the literal is negated, whether
@@ -689,16 +690,20 @@ build_fan(Forward *f, const bool *live, const int32 *trigger_literal)
 	pfree(fill);
 }
 
-Size
-forward_memory(const Propnet *net)
+bool
+forward_fits(const Propnet *net, Size room)
 {
 	/*
 	 * per rule: unmet, head, trigger, place and a place in triggered; per
 	 * literal: a fan entry; per node: its value, six arrays of int32 and
 	 * room for two flips on the stack
 	 */
-	return (Size) net->nrules * 5 * sizeof(int32) + (Size) net->literal_start[net->nrules] * sizeof(int32) +
+	Size		need = (Size) net->nrules * 5 * sizeof(int32) +
+		(Size) net->literal_start[net->nrules] * sizeof(int32) +
 		(Size) net->nnodes * (1 + 6 * sizeof(int32) + 2 * sizeof(int32));
+
+	/* a fan entry names its rule in the bits above FAN_SHIFT */
+	return net->nrules < (1 << (31 - FAN_SHIFT)) && need <= room;
 }
 
 Forward *
@@ -711,6 +716,7 @@ forward_create(const Propnet *net)
 	bool	   *moves = mark_move_dependent(net);
 	int32	   *trigger_literal;
 
+	Assert(forward_fits(net, MaxAllocHugeSize));
 	f->net = net;
 	f->values = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	f->support = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);

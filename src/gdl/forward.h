@@ -23,8 +23,12 @@
 
 typedef struct Forward Forward;
 
-/* About the bytes forward_create takes for net. */
-extern Size forward_memory(const Propnet *net);
+/*
+ * Whether forward_create can evaluate net in about room bytes (and name
+ * each of its rules): what the choice between the network and the prover
+ * counts beside the network itself.
+ */
+extern bool forward_fits(const Propnet *net, Size room);
 
 /* Evaluation state for net (in the current memory context), at the state of no facts. */
 extern Forward *forward_create(const Propnet *net);

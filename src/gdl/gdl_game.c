@@ -875,6 +875,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	char	  **role_names;
 	int			bits = 0;
 	int64		joint = 1;
+	Size		used;
 	SymbolId	control,
 				noop;
 
@@ -887,7 +888,8 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 		roles = role_terms(g, &nroles);
 		net = propnet_build(g, roles, nroles);
 		/* the network is built beside its grounding, and evaluated with counters as large: all count */
-		g->over_budget = MemoryContextMemAllocated(work, true) + forward_memory(net) > memory_limit;
+		used = MemoryContextMemAllocated(work, true);
+		g->over_budget = used > memory_limit || !forward_fits(net, memory_limit - used);
 	}
 	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
 		ereport(ERROR,
@@ -964,9 +966,11 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("game \"%s\": its roles' actions need %d bits to code a joint move, more than 63",
 						name, bits)));
-	r->cached = palloc(r->nwords * sizeof(uint64));
 	if (net->prover != NULL)
+	{
+		r->cached = palloc(r->nwords * sizeof(uint64));
 		r->truth = r->values = palloc0(Max(1, net->nnodes));
+	}
 	else
 	{
 		r->forward = forward_create(net);
