@@ -326,8 +326,14 @@ propagate(Forward *f)
 						flip(f, rule_head[rule], false);
 				}
 			}
-			if (trigger_of[node] >= 0)
-				apply(f, trigger_of[node], on);
+			/*
+			 * armed rules count while their trigger is applied: it catches
+			 * up with the node's value, which a second flip may already
+			 * have turned back (applying each flip in turn would count an
+			 * armed set that changed in between twice)
+			 */
+			if (trigger_of[node] >= 0 && f->applied[trigger_of[node]] != f->values[node])
+				apply(f, trigger_of[node], f->values[node]);
 		}
 		if (f->ndirty == 0)
 			return;
