@@ -10,10 +10,13 @@
 -- the same script.  Then the GDL network against the prover: with one seed,
 -- every random game must be the same move for move, which holds only if
 -- both give the same legal moves in the same order and the same next state
--- at every step.  Then the limits and bad arguments.
+-- at every step; tic-tac-toe over 300 games in one call, as the network's
+-- counters carry over from game to game (a double flip of a trigger once
+-- left one counted twice, and games went wrong after a few dozen).  Then the
+-- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(20);
+SELECT plan(21);
 
 \ir helpers.psql
 
@@ -57,12 +60,12 @@ SET LOCAL gametree.gdl_memory = '2MB';
 SELECT pg_temp.load('playouts_bt_prover', 'breakthrough') || pg_temp.load('playouts_pacman_prover', 'pacman3p') AS loaded \gset
 SET LOCAL gametree.gdl_memory = '1MB';
 SELECT pg_temp.load('playouts_draughts_prover', 'englishDraughts') || pg_temp.load('playouts_ttt3_prover', 'tictactoe_3player')
-       AS loaded \gset
+       || pg_temp.load('playouts_ttt_prover', 'ticTacToe') AS loaded \gset
 RESET gametree.gdl_memory;
 SELECT pg_temp.load('playouts_bt', 'breakthrough') || pg_temp.load('playouts_pacman', 'pacman3p')
        || pg_temp.load('playouts_draughts', 'englishDraughts') || pg_temp.load('playouts_ttt3', 'tictactoe_3player') AS loaded \gset
 SELECT is((SELECT string_agg(engine, ' ' ORDER BY name) FROM gametree.gdl_games WHERE name LIKE 'playouts\_%\_prover'),
-          'prover prover prover prover', 'four games loaded again on the prover');
+          'prover prover prover prover prover', 'five games loaded again on the prover');
 SELECT is(pg_temp.games_played('playouts_bt_prover', 3), pg_temp.games_played('playouts_bt', 3),
           'breakthrough: 3 random games, the same on the prover and the network');
 SELECT is(pg_temp.games_played('playouts_pacman_prover', 3), pg_temp.games_played('playouts_pacman', 3),
@@ -71,6 +74,8 @@ SELECT is(pg_temp.games_played('playouts_draughts_prover', 2), pg_temp.games_pla
           'englishDraughts: the same');
 SELECT is(pg_temp.games_played('playouts_ttt3_prover', 5), pg_temp.games_played('playouts_ttt3', 5),
           'tictactoe_3player: the same');
+SELECT is(pg_temp.games_played('playouts_ttt_prover', 300), pg_temp.games_played('playouts_ttt', 300),
+          'ticTacToe: 300 games in a row, the same');
 
 -- Limits.
 SELECT ok((SELECT seconds >= 0.2 AND seconds < 1 AND playouts > 0 FROM gametree.playouts('chess', time_limit => '200 ms')),
