@@ -32,10 +32,17 @@ gdl_engine_name(bool prover)
 	return prover ? "prover" : "network";
 }
 
+/*
+ * The share of gametree.gdl_memory that grounding a game's network may
+ * take when the engine is chosen (a quarter: chineseCheckers6.kif's
+ * network grounds in about 150 MB of the 1 GB default).
+ */
+#define GDL_NETWORK_SHARE 4
+
 /* How a game is evaluated. */
 typedef enum GdlEngine
 {
-	GDL_ENGINE_AUTO,			/* the network if it fits in an eighth of the memory, else the prover */
+	GDL_ENGINE_AUTO,			/* the network if it fits in its share of the memory, else the prover */
 	GDL_ENGINE_NETWORK,
 	GDL_ENGINE_PROVER
 } GdlEngine;

@@ -882,7 +882,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	MemoryContextSwitchTo(work);
 	p = program_build(name, kif);
 	g = engine == GDL_ENGINE_PROVER ? NULL :
-		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / 8, true);
+		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / GDL_NETWORK_SHARE, true);
 	if (g != NULL && !g->over_budget)
 	{
 		roles = role_terms(g, &nroles);

@@ -169,7 +169,7 @@ SELECT throws_ok($$SELECT gametree.legal('gdl_load_ticTacToe', '[["cell",9,9,"b"
 SELECT throws_ok($$SELECT gametree.legal('gdl_load_ticTacToe', '[["square",1,1,"b"]]')$$,
                  '22023', NULL, 'legal(): a relation the game does not have (22023)');
 
--- gametree.gdl_memory: a game whose network would take more than an eighth
+-- gametree.gdl_memory: a game whose network would take more than a quarter
 -- of it is evaluated by the prover, with the same moves; a description
 -- whose grounding alone needs more is refused (54000), and the session goes
 -- on.  1MB is the smallest setting.  The parsed rules count with their
