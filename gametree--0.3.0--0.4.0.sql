@@ -220,3 +220,13 @@ COMMENT ON PROCEDURE @extschema@.solve(text, jsonb, interval, bigint) IS
 'bounds and proof numbers in <tree>_proof, and proven values in utility, proven and best_move; commits every few seconds '
 '(in one transaction inside a transaction block or a function); stops when proven, at time_limit, max_states positions held, '
 'or gametree.search_memory; resumable';
+
+COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than a quarter of gametree.gdl_memory)';
+
+-- The compiled network beside the description: a new backend reads it
+-- instead of grounding the rules again.  Games loaded before keep NULL and
+-- are compiled from their text, as before.
+ALTER TABLE @extschema@.gdl_games ADD COLUMN network bytea;
+COMMENT ON COLUMN @extschema@.gdl_games.network IS
+'The compiled network of a game on the network engine, in this build''s format (NULL on the prover, or loaded before 0.4.0): a backend reads it instead of compiling kif again';

@@ -324,7 +324,8 @@ CREATE TABLE @extschema@.gdl_games (
     description text NOT NULL,
     engine      text NOT NULL CHECK (engine IN ('network', 'prover')),
     loaded_by   name NOT NULL,
-    loaded_at   timestamptz NOT NULL DEFAULT now()
+    loaded_at   timestamptz NOT NULL DEFAULT now(),
+    network     bytea
 );
 COMMENT ON TABLE @extschema@.gdl_games IS
 'One row per game loaded from GDL: its KIF text, roles, the engine load_game chose (every backend compiles the game for it), who loaded it and when; written by load_game and unload_game only';
@@ -333,6 +334,8 @@ COMMENT ON TABLE @extschema@.gdl_games IS
 CREATE UNIQUE INDEX gdl_games_lower_name ON @extschema@.gdl_games (pg_catalog.lower(name));
 COMMENT ON COLUMN @extschema@.gdl_games.kif_sha256 IS
 'SHA-256 of kif: backends compare it, not the text, to tell whether the rules they compiled are still the loaded ones';
+COMMENT ON COLUMN @extschema@.gdl_games.network IS
+'The compiled network of a game on the network engine, in this build''s format (NULL on the prover, or loaded before 0.4.0): a backend reads it instead of compiling kif again';
 GRANT SELECT ON @extschema@.gdl_games TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.gdl_games', '');
 
@@ -344,7 +347,7 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'gametree_load_game'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
-'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than an eighth of gametree.gdl_memory)';
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than a quarter of gametree.gdl_memory)';
 
 CREATE FUNCTION @extschema@.unload_game(name text)
 RETURNS void

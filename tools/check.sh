@@ -93,9 +93,13 @@ tap_script solve bash test/t/solve_check.sh
 gt_log "the tools that find bugs still build and run: the decoder, SQL and GDL fuzzers"
 tap_script tools bash test/t/tools_check.sh
 
+gt_log "GDL networks stored by load_game: read back by new sessions, refused when damaged"
+tap_script gdl_stored bash test/t/gdl_stored_check.sh
+
 # Last: it restarts the private cluster (ending every session on it).
 gt_log "a game loaded from GDL outlives a restart of the server"
 tap_script gdl_restart bash test/t/gdl_restart_check.sh
+
 
 # Every script of test/t/ runs: one added there but not listed above fails.
 for script in test/t/*.sh; do

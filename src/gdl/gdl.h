@@ -58,6 +58,21 @@ extern const Game *gdl_compile(const char *name, const char *kif, GdlEngine engi
 							   Size memory_limit, GdlStats *stats);
 
 /*
+ * The compiled network of a game, as bytes that gdl_compile_stored reads
+ * back in another backend; NULL for a game on the prover.
+ */
+extern bytea *gdl_network_bytes(const Game *game);
+
+/*
+ * The game of a stored network, allocated like gdl_compile's, or NULL with
+ * *why when the bytes are not a network this build reads (another format,
+ * or damaged: *damaged), or one larger than memory_limit allows: the
+ * caller then compiles the description.
+ */
+extern const Game *gdl_compile_stored(const char *name, const bytea *network, Size memory_limit,
+									  const char **why, bool *damaged);
+
+/*
  * Registers the games loaded from GDL as a game source of the registry
  * (core/game.h), once per backend: gt_find_game finds a loaded game by name,
  * compiled on first use in this backend.  A game found stays valid until the

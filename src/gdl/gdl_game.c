@@ -20,6 +20,7 @@
 #include "core/jsonfacts.h"
 #include "gdl/forward.h"
 #include "gdl/gdl.h"
+#include "gdl/network_store.h"
 #include "gdl/prover.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -858,76 +859,29 @@ static const Game gdl_template = {
 	.board = gdl_board,
 };
 
-const Game *
-gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_limit,
-			GdlStats *stats)
+/*
+ * The game of a network (or of the prover) whose facts and actions are
+ * terms of terms, in the current memory context.
+ */
+static const Game *
+game_of_network(const char *name, Propnet *net, TermStore *terms, char **role_names, int nroles,
+				GdlStats *stats)
 {
-	MemoryContext game_cxt = CurrentMemoryContext;
-	MemoryContext work = AllocSetContextCreate(game_cxt, "gametree GDL grounding",
-											   ALLOCSET_DEFAULT_SIZES);
-	Program    *p;
-	Grounding  *g;
-	Propnet    *net;
-	TermId	   *roles;
-	int			nroles;
+	GdlRules   *r = palloc0(sizeof(GdlRules));
 	Game	   *game;
-	GdlRules   *r;
-	char	  **role_names;
 	int			bits = 0;
 	int64		joint = 1;
-	Size		used;
 	SymbolId	control,
 				noop;
 
-	MemoryContextSwitchTo(work);
-	p = program_build(name, kif);
-	g = engine == GDL_ENGINE_PROVER ? NULL :
-		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / GDL_NETWORK_SHARE, true);
-	if (g != NULL && !g->over_budget)
-	{
-		roles = role_terms(g, &nroles);
-		net = propnet_build(g, roles, nroles);
-		/* the network is built beside its grounding, and evaluated with counters as large: all count */
-		used = MemoryContextMemAllocated(work, true);
-		g->over_budget = used > memory_limit || !forward_fits(net, memory_limit - used);
-	}
-	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("game \"%s\": its network needs more than gametree.gdl_memory (%zu kB)",
-						name, memory_limit / 1024),
-				 errhint("It was loaded with a larger gametree.gdl_memory: raise the setting.")));
-	if (g != NULL && !g->over_budget)
-		MemoryContextSwitchTo(game_cxt);
-	else
-	{
-		/* too large a network: the prover, which the game keeps with its grounding */
-		MemoryContextSwitchTo(game_cxt);
-		MemoryContextDelete(work);
-		work = NULL;
-		p = program_build(name, kif);
-		g = ground_program(p, memory_limit, false);
-		roles = role_terms(g, &nroles);
-		net = propnet_outputs(g, roles, nroles);
-		net->prover = prover_create(g, net, roles);
-	}
-
-	r = palloc0(sizeof(GdlRules));
-	r->terms = term_store_create();
-	r->net = keep_network(net, g->terms, r->terms);
-	net = r->net;
-	role_names = palloc(nroles * sizeof(char *));
+	r->terms = terms;
+	r->net = net;
 	for (int i = 0; i < nroles; i++)
-	{
-		role_names[i] = pstrdup(g->terms->names[term_functor(g->terms, roles[i])]);
 		for (int j = 0; j < i; j++)
 			if (strcmp(role_names[i], role_names[j]) == 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
 						 errmsg("game \"%s\" names the role %s twice", name, role_names[i])));
-	}
-	if (work != NULL)
-		MemoryContextDelete(work);
 
 	r->term_base = palloc(Max(1, r->terms->nterms) * sizeof(int32));
 	memset(r->term_base, 0xff, Max(1, r->terms->nterms) * sizeof(int32));
@@ -1001,3 +955,115 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	}
 	return game;
 }
+
+const Game *
+gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_limit,
+			GdlStats *stats)
+{
+	MemoryContext game_cxt = CurrentMemoryContext;
+	MemoryContext work = AllocSetContextCreate(game_cxt, "gametree GDL grounding",
+											   ALLOCSET_DEFAULT_SIZES);
+	Program    *p;
+	Grounding  *g;
+	Propnet    *net;
+	TermId	   *roles;
+	int			nroles;
+	TermStore  *terms;
+	char	  **role_names;
+	Size		used;
+
+	MemoryContextSwitchTo(work);
+	p = program_build(name, kif);
+	g = engine == GDL_ENGINE_PROVER ? NULL :
+		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / GDL_NETWORK_SHARE, true);
+	if (g != NULL && !g->over_budget)
+	{
+		roles = role_terms(g, &nroles);
+		net = propnet_build(g, roles, nroles);
+		/* the network is built beside its grounding, and evaluated with counters as large: all count */
+		used = MemoryContextMemAllocated(work, true);
+		g->over_budget = used > memory_limit || !forward_fits(net, memory_limit - used);
+	}
+	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its network needs more than gametree.gdl_memory (%zu kB)",
+						name, memory_limit / 1024),
+				 errhint("It was loaded with a larger gametree.gdl_memory: raise the setting.")));
+	if (g != NULL && !g->over_budget)
+		MemoryContextSwitchTo(game_cxt);
+	else
+	{
+		/* too large a network: the prover, which the game keeps with its grounding */
+		MemoryContextSwitchTo(game_cxt);
+		MemoryContextDelete(work);
+		work = NULL;
+		p = program_build(name, kif);
+		g = ground_program(p, memory_limit, false);
+		roles = role_terms(g, &nroles);
+		net = propnet_outputs(g, roles, nroles);
+		net->prover = prover_create(g, net, roles);
+	}
+
+	terms = term_store_create();
+	net = keep_network(net, g->terms, terms);
+	role_names = palloc(nroles * sizeof(char *));
+	for (int i = 0; i < nroles; i++)
+		role_names[i] = pstrdup(g->terms->names[term_functor(g->terms, roles[i])]);
+	if (work != NULL)
+		MemoryContextDelete(work);
+	return game_of_network(name, net, terms, role_names, nroles, stats);
+}
+
+bytea *
+gdl_network_bytes(const Game *game)
+{
+	const GdlRules *r = rules_of(game);
+
+	if (r->forward == NULL)
+		return NULL;
+	return network_store_write(r->net, r->terms, game->roles, game->nroles);
+}
+
+static void
+stored_network_context(void *arg)
+{
+	errcontext("reading the stored network of game \"%s\"", (const char *) arg);
+}
+
+const Game *
+gdl_compile_stored(const char *name, const bytea *network, Size memory_limit, const char **why,
+				   bool *damaged)
+{
+	MemoryContext game_cxt = CurrentMemoryContext;
+	MemoryContext work = AllocSetContextCreate(game_cxt, "gametree GDL stored network",
+											   ALLOCSET_DEFAULT_SIZES);
+	ErrorContextCallback context = {.previous = error_context_stack,
+	.callback = stored_network_context,.arg = (void *) name};
+	TermStore  *terms;
+	Propnet    *net = NULL;
+	char	  **roles = NULL;
+	int			nroles = 0;
+	StoredNetwork read;
+
+	MemoryContextSwitchTo(work);
+	error_context_stack = &context;
+	terms = term_store_create();
+	read = network_store_read(network, terms, &net, &roles, &nroles, why);
+	error_context_stack = context.previous;
+	MemoryContextSwitchTo(game_cxt);
+	if (read == STORED_NETWORK_READ && !forward_fits(net, memory_limit))
+	{
+		read = STORED_NETWORK_OTHER_FORMAT;
+		*why = "it needs more than gametree.gdl_memory";
+	}
+	*damaged = read == STORED_NETWORK_DAMAGED;
+	if (read != STORED_NETWORK_READ)
+	{
+		MemoryContextDelete(work);
+		return NULL;
+	}
+	/* the network stays in its context, a child of the game's */
+	return game_of_network(name, net, terms, roles, nroles, NULL);
+}
+

@@ -3,8 +3,10 @@
  * unload_game, sql/gdl.c) and the registry of GDL games.
  *
  * The descriptions live in gametree.gdl_games, so every session, later
- * connections and restored dumps see them.  Each backend compiles a game
- * the first time it is named and keeps it.  load_game and unload_game send
+ * connections and restored dumps see them, with the network load_game
+ * compiled (gdl_network_bytes).  Each backend reads that network, or
+ * compiles the description when there is none it can read, the first time
+ * a game is named, and keeps the game.  load_game and unload_game send
  * a relcache invalidation for gametree.gdl_games, on which every backend
  * compares the SHA-256 of the text it compiled with the table's before it
  * uses a game again, and a reset of every backend's cached plans, which may
@@ -86,6 +88,17 @@ gdl_games_relid(void)
 		games_relid = OidIsValid(nsp) ? get_relname_relid("gdl_games", nsp) : InvalidOid;
 	}
 	return games_relid;
+}
+
+/*
+ * Whether gdl_games has its network column: not until ALTER EXTENSION
+ * gametree UPDATE has run, while this library already serves the older
+ * catalog.
+ */
+static bool
+networks_stored(void)
+{
+	return OidIsValid(gdl_games_relid()) && get_attnum(gdl_games_relid(), "network") != InvalidAttrNumber;
 }
 
 /*
@@ -215,6 +228,7 @@ typedef struct StoredGame
 	bool		found;
 	GdlEngine	engine;
 	char	   *kif;			/* NULL when its digest is the one asked about */
+	bytea	   *network;		/* its compiled network; NULL then too, or when none is stored */
 } StoredGame;
 
 /*
@@ -225,7 +239,7 @@ typedef struct StoredGame
 static StoredGame
 stored_game(const char *name, const uint8 *known)
 {
-	StoredGame	stored = {false, GDL_ENGINE_AUTO, NULL};
+	StoredGame	stored = {false, GDL_ENGINE_AUTO, NULL, NULL};
 	int			level;
 	MemoryContext caller = CurrentMemoryContext;
 
@@ -233,21 +247,28 @@ stored_game(const char *name, const uint8 *known)
 		return stored;
 	SPI_connect();
 	level = gt_pin_search_path();
-	spi_run("SELECT engine = 'prover', CASE WHEN kif_sha256 = $2 THEN NULL ELSE kif END "
+	spi_run(networks_stored() ?
+			"SELECT engine = 'prover', CASE WHEN kif_sha256 = $2 THEN NULL ELSE kif END, "
+			"CASE WHEN kif_sha256 = $2 THEN NULL ELSE network END "
+			"FROM gametree.gdl_games WHERE name = $1" :
+			"SELECT engine = 'prover', CASE WHEN kif_sha256 = $2 THEN NULL ELSE kif END, NULL::pg_catalog.bytea "
 			"FROM gametree.gdl_games WHERE name = $1", 2, (Oid[]) {TEXTOID, BYTEAOID},
 			(Datum[]) {CStringGetTextDatum(name), digest_datum(known)},
 			SPI_OK_SELECT);
 	if (SPI_processed == 1)
 	{
 		bool		prover_null,
-					kif_null;
+					kif_null,
+					network_null;
 		Datum		prover = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &prover_null);
 		Datum		kif = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &kif_null);
+		Datum		network = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &network_null);
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 
 		stored.found = true;
 		stored.engine = DatumGetBool(prover) ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
 		stored.kif = kif_null ? NULL : TextDatumGetCString(kif);
+		stored.network = network_null ? NULL : DatumGetByteaPCopy(network);
 		MemoryContextSwitchTo(spi);
 	}
 	gt_unpin_search_path(level);
@@ -255,9 +276,33 @@ stored_game(const char *name, const uint8 *known)
 	return stored;
 }
 
-/* Compiles name into a context of its own and adds it to the backend's games. */
+/*
+ * The game of a stored network, or NULL when it is not one this build
+ * reads: it is then compiled from its text, and a damaged one is reported.
+ */
+static const Game *
+read_stored_network(const char *name, const bytea *network)
+{
+	const char *why;
+	bool		damaged;
+	const Game *game = gdl_compile_stored(name, network, gt_memory_limit(&gdl_memory), &why, &damaged);
+
+	if (game != NULL)
+		elog(DEBUG1, "game \"%s\": read its stored network", name);
+	else
+		ereport(damaged ? WARNING : DEBUG1,
+				(errmsg("game \"%s\": its stored network is not used: %s", name, why),
+				 errdetail("It is compiled from its description instead."),
+				 damaged ? errhint("Load the game again (unload_game, load_game) to store its network anew.") : 0));
+	return game;
+}
+
+/*
+ * Compiles name into a context of its own and adds it to the backend's
+ * games; from network, when it is given and this build reads it.
+ */
 static LoadedGame *
-compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *stats)
+compile_and_keep(const char *name, const char *kif, GdlEngine engine, const bytea *network, GdlStats *stats)
 {
 	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "gametree GDL game",
 											  ALLOCSET_DEFAULT_SIZES);
@@ -270,7 +315,10 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, GdlStats *
 		entry->cxt = cxt;
 		MemoryContextSetIdentifier(cxt, entry->name);
 		sha256_of(kif, entry->digest);
-		entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(&gdl_memory), stats);
+		if (network != NULL)
+			entry->game = read_stored_network(entry->name, network);
+		if (entry->game == NULL)
+			entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(&gdl_memory), stats);
 		entry->engine = engine;
 	}
 	PG_CATCH();
@@ -314,7 +362,8 @@ find_loaded_game(const char *name)
 		stored = stored_game(name, NULL);
 	if (!stored.found)
 		return NULL;
-	return compile_and_keep(name, stored.kif, stored.engine, NULL)->game;
+	return compile_and_keep(name, stored.kif, stored.engine,
+							stored.engine == GDL_ENGINE_NETWORK ? stored.network : NULL, NULL)->game;
 }
 
 /*
@@ -502,6 +551,7 @@ gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
 {
 	char	   *kif;
 	LoadedGame *entry;
+	bytea	   *network;
 	int			level;
 
 	check_game_name(name);
@@ -535,17 +585,23 @@ gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
 			retire(g);
 			break;
 		}
-	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, stats);
+	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, NULL, stats);
 	entry->engine = stats->prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
 	/* checked against the table at its next use: this transaction may yet fail */
 	entry->stale = true;
-	spi_run_as_catalog_owner("INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, loaded_by) "
-				"VALUES ($1, $2, $3, $4, $5, $6, $7)", 7,
-				(Oid[]) {TEXTOID, TEXTOID, BYTEAOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID},
+	network = networks_stored() ? gdl_network_bytes(entry->game) : NULL;
+	/* an empty bytea stands for no network: a network is never empty */
+	spi_run_as_catalog_owner(networks_stored() ?
+				"INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, "
+				"loaded_by, network) VALUES ($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''::pg_catalog.bytea))" :
+				"INSERT INTO gametree.gdl_games (name, kif, kif_sha256, roles, description, engine, "
+				"loaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7)", 8,
+				(Oid[]) {TEXTOID, TEXTOID, BYTEAOID, TEXTARRAYOID, TEXTOID, TEXTOID, NAMEOID, BYTEAOID},
 				(Datum[]) {CStringGetTextDatum(name), CStringGetTextDatum(kif), digest_datum(entry->digest),
 					gt_roles_datum(entry->game), CStringGetTextDatum(entry->game->description),
 					CStringGetTextDatum(gdl_engine_name(stats->prover)),
-				DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)))},
+					DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false))),
+				network != NULL ? PointerGetDatum(network) : digest_datum(NULL)},
 				SPI_OK_INSERT);
 	games_table_changed();
 	gt_unpin_search_path(level);
