@@ -215,7 +215,7 @@ input_role(const Propnet *net, int32 node)
 	return role;
 }
 
-/* The inputs of role [first, end) in the set (sorted: a role's actions are a run). */
+/* Where the run of one role's actions that starts at first ends (a set is sorted: a role's actions are a run). */
 static int
 role_run_end(const Propnet *net, const int32 *actions, int first, int end)
 {
