@@ -14,6 +14,7 @@
 #include "gdl/program.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "port/pg_bswap.h"
 
 #define NETWORK_MAGIC 0x67746e74	/* "gtnt" */
 /* Bumped when the bytes or the networks the compiler makes change. */
@@ -292,10 +293,16 @@ network_store_read(const bytea *bytes, TermStore *terms, Propnet **result, char 
 	int32	   *goals;
 	Propnet    *net;
 
-	if (head == NULL || head[0] != NETWORK_MAGIC || head[1] != NETWORK_FORMAT)
+	if (head == NULL || (head[0] != NETWORK_MAGIC && head[0] != (int32) pg_bswap32(NETWORK_MAGIC)))
 	{
-		*why = head != NULL && head[0] == NETWORK_MAGIC ? "another format" : "not a network";
-		return head != NULL && head[0] == NETWORK_MAGIC ? STORED_NETWORK_OTHER_FORMAT : STORED_NETWORK_DAMAGED;
+		*why = "not a network";
+		return STORED_NETWORK_DAMAGED;
+	}
+	/* a dump restored on a machine of the other byte order is another format */
+	if (head[0] != NETWORK_MAGIC || head[1] != NETWORK_FORMAT)
+	{
+		*why = head[0] != NETWORK_MAGIC ? "another byte order" : "another format";
+		return STORED_NETWORK_OTHER_FORMAT;
 	}
 	counts = read_int32s(&in, NCOUNTS);
 	*why = "its bytes end early";

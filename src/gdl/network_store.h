@@ -6,7 +6,8 @@
  * a second of grounding, against a read of the stored bytes).  The bytes
  * are those of this build: the layout of the counts and arrays, native byte
  * order, a format number bumped whenever the compiler makes other
- * networks.  Bytes of another format are set aside and the game is compiled
+ * networks.  Bytes of another format (or byte order: a dump restored on
+ * another machine) are set aside and the game is compiled
  * from its text; bytes that do not make a well-formed network (every index
  * in range, the steps in dependency order, so that propagation ends) are
  * refused the same way, as damaged.

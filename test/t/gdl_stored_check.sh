@@ -99,6 +99,11 @@ has "bytes of another format: set aside quietly (DEBUG1)" "$out" 'DEBUG: +game "
 has "and the text compiled: the same perft" "$out" '^9,72,504,3024$'
 if grep -q WARNING <<<"$out"; then not_ok "no warning for another format" "$out"; else ok "no warning for another format"; fi
 restore
+damage "public.with_int32(network, 0, x'746e7467'::int)"
+out=$(qd "$PERFT")
+has "the other byte order (a dump restored elsewhere): set aside quietly too" "$out" \
+	'DEBUG: +game "ttt": its stored network is not used: another byte order'
+restore
 
 # Counts (int32 2..12): nodes, base, inputs, roles, rules, literals, goals, order, groups, group nodes, terminal.
 damage "substring(network from 1 for 60)"
