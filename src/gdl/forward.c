@@ -62,11 +62,11 @@ struct Forward
 	int			ntriggers;
 	/*
 	 * Each trigger's rules have places [armed_start, armed_start + n) in
-	 * triggered[], word-aligned, and a bit each in armed[]: a set cheap to
-	 * change and to read for the few hundred rules of a trigger.
+	 * triggered_head[], word-aligned, and a bit each in armed[]: a set cheap
+	 * to change and to read for the few hundred rules of a trigger.
 	 */
 	int32	   *armed_start;	/* per trigger + 1 */
-	int32	   *triggered;		/* per place: the rule */
+	int32	   *triggered_head;	/* per place: the head of its rule */
 	int32	   *place;			/* per triggered rule: its place */
 	uint64	   *armed;
 	bool	   *applied;		/* per trigger: its armed rules count as holding */
@@ -178,8 +178,15 @@ fixpoint(Forward *f, int group)
 	}
 }
 
+static pg_noinline void
+grow_stack(Forward *f)
+{
+	f->stack_size *= 2;
+	f->stack = repalloc_huge(f->stack, f->stack_size * sizeof(int32));
+}
+
 /* Sets node to on (it was not) and schedules the change to be carried forward. */
-static void
+static pg_attribute_always_inline void
 flip(Forward *f, int32 node, bool on)
 {
 	int32		output = f->output[node];
@@ -191,11 +198,8 @@ flip(Forward *f, int32 node, bool on)
 
 		words[(output >> 1) / 64] ^= UINT64CONST(1) << ((output >> 1) % 64);
 	}
-	if (f->top == f->stack_size)
-	{
-		f->stack_size *= 2;
-		f->stack = repalloc_huge(f->stack, f->stack_size * sizeof(int32));
-	}
+	if (unlikely(f->top == f->stack_size))
+		grow_stack(f);
 	f->stack[f->top++] = node << 1 | on;
 }
 
@@ -238,7 +242,7 @@ apply(Forward *f, int trigger, bool on)
 	for (int w = f->armed_start[trigger] / 64; w < f->armed_start[trigger + 1] / 64; w++)
 		for (uint64 bits = f->armed[w]; bits != 0; bits &= bits - 1)
 		{
-			int32		head = f->rule_head[f->triggered[w * 64 + pg_rightmost_one_pos64(bits)]];
+			int32		head = f->triggered_head[w * 64 + pg_rightmost_one_pos64(bits)];
 
 			if (on ? f->support[head]++ == 0 : --f->support[head] == 0)
 				flip(f, head, on);
@@ -648,7 +652,7 @@ find_triggers(Forward *f, const bool *live, const bool *moves)
 	f->armed_start = palloc0((f->ntriggers + 1) * sizeof(int32));
 	for (int t = 0; t < f->ntriggers; t++)
 		f->armed_start[t + 1] = f->armed_start[t] + TYPEALIGN(64, count[t]);
-	f->triggered = palloc_extended(Max(1, f->armed_start[f->ntriggers]) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->triggered_head = palloc_extended(Max(1, f->armed_start[f->ntriggers]) * sizeof(int32), MCXT_ALLOC_HUGE);
 	f->place = palloc_extended(Max(1, net->nrules) * sizeof(int32), MCXT_ALLOC_HUGE);
 	fill = count;
 	memcpy(fill, f->armed_start, f->ntriggers * sizeof(int32));
@@ -656,7 +660,7 @@ find_triggers(Forward *f, const bool *live, const bool *moves)
 		if (f->trigger[r] >= 0)
 		{
 			f->place[r] = fill[f->trigger[r]]++;
-			f->triggered[f->place[r]] = r;
+			f->triggered_head[f->place[r]] = f->rule_head[r];
 		}
 	f->armed = palloc_extended(Max(1, f->armed_start[f->ntriggers] / 64) * sizeof(uint64), MCXT_ALLOC_HUGE);
 	f->applied = palloc0(Max(1, f->ntriggers) * sizeof(bool));
@@ -700,7 +704,7 @@ bool
 forward_fits(const Propnet *net, Size room)
 {
 	/*
-	 * per rule: unmet, head, trigger, place and a place in triggered; per
+	 * per rule: unmet, head, trigger, place and a place in triggered_head; per
 	 * literal: a fan entry; per node: its value, six arrays of int32 and
 	 * room for two flips on the stack
 	 */
