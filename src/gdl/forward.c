@@ -492,62 +492,6 @@ forward_goals(Forward *f)
 	}
 }
 
-/*
- * Marks what the marked nodes depend on, walking the steps backwards (each
- * step comes after those it depends on).
- */
-static void
-close_cone(const Propnet *net, bool *cone)
-{
-	for (int s = net->norder - 1; s >= 0; s--)
-	{
-		int32		step = net->order[s];
-		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
-		int			last = step >= 0 ? 1 : net->group_start[-step];
-		bool		marked = false;
-
-		for (int k = first; k < last; k++)
-			marked |= cone[step >= 0 ? step : net->group_nodes[k]];
-		if (!marked)
-			continue;
-		for (int k = first; k < last; k++)
-		{
-			int32		node = step >= 0 ? step : net->group_nodes[k];
-
-			cone[node] = true;
-			for (int r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
-				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
-					cone[net->literals[l] >> 1] = true;
-		}
-	}
-}
-
-/* The outputs whose cone cone_of marks. */
-#define CONE_TERMINAL 1
-#define CONE_LEGAL 2
-#define CONE_NEXT 4
-#define CONE_GOALS 8
-
-/* Per node: whether one of the outputs named depends on it. */
-static bool *
-cone_of(const Propnet *net, int outputs)
-{
-	bool	   *cone = palloc0(Max(1, net->nnodes) * sizeof(bool));
-
-	if ((outputs & CONE_TERMINAL) && net->terminal >= 0)
-		cone[net->terminal] = true;
-	for (int i = 0; (outputs & CONE_LEGAL) && i < net->ninputs; i++)
-		if (net->input_legal[i] >= 0)
-			cone[net->input_legal[i]] = true;
-	for (int b = 0; (outputs & CONE_NEXT) && b < net->nbase; b++)
-		if (net->base_next[b] >= 0)
-			cone[net->base_next[b]] = true;
-	for (int i = 0; (outputs & CONE_GOALS) && i < net->ngoals; i++)
-		cone[net->goals[i].node] = true;
-	close_cone(net, cone);
-	return cone;
-}
-
 static int32
 step_node(const Propnet *net, int32 step)
 {
@@ -748,10 +692,10 @@ forward_create(const Propnet *net)
 	f->dirty = palloc(Max(1, net->ngroups) * sizeof(int32));
 
 	/* live: what terminal, legal and next need; the goals' own steps apart */
-	live = cone_of(net, CONE_TERMINAL | CONE_LEGAL | CONE_NEXT);
-	goal = cone_of(net, CONE_GOALS);
+	live = propnet_cone(net, CONE_TERMINAL | CONE_LEGAL | CONE_NEXT);
+	goal = propnet_cone(net, CONE_GOALS);
 	/* what the state's own outputs need; well-formed GDL has no action in it */
-	reads_state = cone_of(net, CONE_TERMINAL | CONE_LEGAL | CONE_GOALS);
+	reads_state = propnet_cone(net, CONE_TERMINAL | CONE_LEGAL | CONE_GOALS);
 	f->keep_move = true;
 	for (int v = 0; v < net->nnodes; v++)
 		f->keep_move &= !(reads_state[v] && moves[v]);

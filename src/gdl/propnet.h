@@ -62,9 +62,27 @@ extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
 /*
  * Merges the rules of a head that differ in their action alone into one
  * that reads a new node, which holds when one of those actions is done
- * (factor.c); propnet_build's last step.
+ * (factor.c); a step of propnet_build.
  */
 extern void propnet_factor_actions(Propnet *net);
+
+/* The outputs whose cone propnet_cone marks. */
+#define CONE_TERMINAL 1
+#define CONE_LEGAL 2
+#define CONE_NEXT 4
+#define CONE_GOALS 8
+
+/*
+ * Per node (palloc'd): whether one of the outputs named (CONE_ flags)
+ * depends on it (cone.c).
+ */
+extern bool *propnet_cone(const Propnet *net, int outputs);
+
+/*
+ * Drops the derived nodes and rules that no output depends on, numbering
+ * the rest again in their order (cone.c); propnet_build's last step.
+ */
+extern void propnet_prune(Propnet *net);
 
 /*
  * The base, input and output nodes of propnet_build without rules, for the
