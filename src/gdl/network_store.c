@@ -204,6 +204,10 @@ check_network(const Propnet *net)
 	if (!starts_valid(net->group_start, net->ngroups, net->group_start[net->ngroups]))
 		return "its cycle groups";
 	for (int g = 0; g < net->ngroups; g++)
+	{
+		/* a step names its group by the group's first node */
+		if (net->group_start[g] == net->group_start[g + 1])
+			return "its cycle groups";
 		for (int k = net->group_start[g]; k < net->group_start[g + 1]; k++)
 		{
 			int32		node = net->group_nodes[k];
@@ -212,6 +216,7 @@ check_network(const Propnet *net)
 				return "its cycle groups";
 			group_of[node] = g;
 		}
+	}
 	if (net->norder != net->nnodes - first_derived - net->group_start[net->ngroups] + net->ngroups)
 		return "its steps";
 	for (int s = 0; s < net->norder; s++)
@@ -221,7 +226,7 @@ check_network(const Propnet *net)
 		if (step >= 0 && (step < first_derived || step >= net->nnodes || group_of[step] >= 0 ||
 						  step_of[step] >= 0))
 			return "its steps";
-		if (step < 0 && (-step - 1 >= net->ngroups ||
+		if (step < 0 && (step < -net->ngroups ||
 						 step_of[net->group_nodes[net->group_start[-step - 1]]] >= 0))
 			return "its steps";
 		if (step >= 0)
