@@ -316,13 +316,91 @@ copy_rule(Program *p, int head, int body)
 }
 
 /*
+ * For domains only, where a superset will do, a state-dependent rule is
+ * joined with part of its body.  A rule whose head's variables all occur
+ * in one positive literal derives no more than that literal alone would,
+ * so the rest (the costly part of chess.kif's legal rules) is left out.
+ * Otherwise a positive literal of a derived relation with a variable the
+ * head does not have is left out when the rest still binds the head's
+ * variables (one with the head's variables alone may narrow them), and
+ * the tests it alone bound with it: chess.kif's (next (check ...)) rules
+ * then no longer make every (queen_threatens ...) that can ever hold,
+ * about a million atoms, only to say which squares a check can come from.
+ */
+static const Rule *
+domain_rule(Program *p, const Rule *rule)
+{
+	bool	   *within = palloc(Max(1, rule->nvariables) * sizeof(bool));
+	bool	   *kept = palloc(Max(1, rule->nbody) * sizeof(bool));
+	Rule	   *part = palloc(sizeof(Rule));
+	Size		size = Max(1, rule->nvariables) * sizeof(bool);
+	int			nkept = 0;
+
+	*part = *rule;
+	for (int i = 0; i < rule->nbody && rule->nbody > 1; i++)
+	{
+		if (rule->body[i].kind != LIT_POSITIVE)
+			continue;
+		memset(within, 0, size);
+		term_mark_variables(p->terms, rule->body[i].atom, within);
+		if (term_unbound_variable(p->terms, rule->head, within) < 0)
+		{
+			part->nbody = 1;
+			part->body = &rule->body[i];
+			return part;
+		}
+	}
+	for (int i = 0; i < rule->nbody; i++)
+		kept[i] = true;
+	for (int i = rule->nbody - 1; i >= 0; i--)
+	{
+		const Literal *lit = &rule->body[i];
+
+		if (lit->kind != LIT_POSITIVE || !p->relations[lit->relation].dynamic ||
+			lit->relation == p->rel_true || lit->relation == p->rel_does)
+			continue;
+		memset(within, 0, size);
+		term_mark_variables(p->terms, rule->head, within);
+		if (term_unbound_variable(p->terms, lit->atom, within) < 0)
+			continue;
+		kept[i] = false;
+		memset(within, 0, size);
+		for (int k = 0; k < rule->nbody; k++)
+			if (kept[k] && rule->body[k].kind == LIT_POSITIVE)
+				term_mark_variables(p->terms, rule->body[k].atom, within);
+		kept[i] = term_unbound_variable(p->terms, rule->head, within) >= 0;
+	}
+	memset(within, 0, size);
+	for (int k = 0; k < rule->nbody; k++)
+		if (kept[k] && rule->body[k].kind == LIT_POSITIVE)
+			term_mark_variables(p->terms, rule->body[k].atom, within);
+	part->body = palloc(Max(1, rule->nbody) * sizeof(Literal));
+	for (int k = 0; k < rule->nbody; k++)
+	{
+		const Literal *lit = &rule->body[k];
+
+		if (kept[k] && lit->kind != LIT_POSITIVE &&
+			(term_unbound_variable(p->terms, lit->atom, within) >= 0 ||
+			 (lit->kind == LIT_DISTINCT && term_unbound_variable(p->terms, lit->other, within) >= 0)))
+			kept[k] = false;
+		if (kept[k])
+			part->body[nkept++] = *lit;
+	}
+	part->nbody = nkept;
+	pfree(within);
+	pfree(kept);
+	return part;
+}
+
+/*
  * needed[r]: relation r is needed to know what true and does can hold:
- * next and legal, the relations their rules use positively (negation only
- * removes atoms), and every relation that a static one needed depends on
- * (static relations are computed exactly).
+ * next and legal, the relations their rules (domain_rules[], or the
+ * program's when NULL) use positively (negation only removes atoms), and
+ * every relation that a static one needed depends on (static relations
+ * are computed exactly).
  */
 static bool *
-domain_relations(const Program *p)
+domain_relations(const Program *p, const Rule *const *domain_rules)
 {
 	bool	   *needed = palloc0(p->nrelations * sizeof(bool));
 	int		   *queue = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE);
@@ -341,7 +419,8 @@ domain_relations(const Program *p)
 		CHECK_FOR_INTERRUPTS();
 		for (int r = 0; r < rel->nrules; r++)
 		{
-			const Rule *rule = &p->rules[rel->rules[r]];
+			const Rule *rule = domain_rules != NULL ? domain_rules[rel->rules[r]] :
+				&p->rules[rel->rules[r]];
 
 			for (int i = 0; i < rule->nbody; i++)
 			{
@@ -357,45 +436,14 @@ domain_relations(const Program *p)
 	return needed;
 }
 
-/*
- * For domains only, where a superset will do: a rule whose head's
- * variables all occur in one positive literal of its body derives no more
- * than that literal alone would, so the rest of its body (the costly part
- * of chess.kif's legal rules) is left out.  Other rules stay as they are.
- */
-static const Rule *
-covering_rule(Program *p, const Rule *rule)
-{
-	for (int i = 0; i < rule->nbody; i++)
-	{
-		bool	   *within;
-		Rule	   *cover;
-
-		if (rule->body[i].kind != LIT_POSITIVE || rule->nbody == 1)
-			continue;
-		within = palloc0(Max(1, rule->nvariables) * sizeof(bool));
-		term_mark_variables(p->terms, rule->body[i].atom, within);
-		if (term_unbound_variable(p->terms, rule->head, within) >= 0)
-		{
-			pfree(within);
-			continue;
-		}
-		cover = palloc(sizeof(Rule));
-		*cover = *rule;
-		cover->nbody = 1;
-		cover->body = &rule->body[i];
-		return cover;
-	}
-	return rule;
-}
-
 Grounding *
 ground_program(Program *p, Size memory_limit, bool network)
 {
 	Grounding  *g = palloc0(sizeof(Grounding));
 	const Rule **rules = palloc((p->nrules + 3) * sizeof(Rule *));
 	bool	   *in_component = palloc0(p->nrelations * sizeof(bool));
-	bool	   *needed = network ? NULL : domain_relations(p);
+	const Rule **domain_rules = NULL;
+	bool	   *needed = NULL;
 	int		   *counts = palloc(p->nrelations * sizeof(int));
 	int		   *by_component;
 	int		   *component_start;
@@ -414,6 +462,28 @@ ground_program(Program *p, Size memory_limit, bool network)
 	g->memory_limit = memory_limit;
 	g->network = network;
 	g->cxt = CurrentMemoryContext;
+	if (!network)
+	{
+		bool	   *used;
+
+		domain_rules = palloc(Max(1, p->nrules) * sizeof(Rule *));
+		for (int r = 0; r < p->nrules; r++)
+			domain_rules[r] = p->relations[p->rules[r].relation].dynamic ?
+				domain_rule(p, &p->rules[r]) : &p->rules[r];
+
+		/*
+		 * The state-dependent relations the domain rules need are
+		 * over-approximated; the static ones any rule of theirs uses are
+		 * computed all the same, so that the prover finds them in tables,
+		 * not query by query in a memo that keeps them for good.
+		 */
+		needed = domain_relations(p, domain_rules);
+		used = domain_relations(p, NULL);
+		for (int r = 0; r < p->nrelations; r++)
+			if (!p->relations[r].dynamic)
+				needed[r] = used[r];
+		pfree(used);
+	}
 	g->computed = needed;
 	for (int r = 0; r < p->nrules; r++)
 		if (p->rules[r].nbody > MAX_BODY)
@@ -463,7 +533,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	for (int r = 0; r < p->nrules; r++)
 		if (p->relations[p->rules[r].relation].dynamic &&
 			(needed == NULL || needed[p->rules[r].relation]))
-			rules[nrules++] = network ? &p->rules[r] : covering_rule(p, &p->rules[r]);
+			rules[nrules++] = network ? &p->rules[r] : domain_rules[r];
 	rules[nrules] = copy_rule(p, p->rel_true, p->rel_init);
 	rules[nrules + 1] = copy_rule(p, p->rel_true, p->rel_next);
 	rules[nrules + 2] = copy_rule(p, p->rel_does, p->rel_legal);
