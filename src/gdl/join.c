@@ -140,6 +140,23 @@ tuples_growth(const Tuples *t)
 	return more;
 }
 
+void
+tuples_hold_one(Tuples *t, TermId atom)
+{
+	Assert(t->npaths == 0);
+	if (t->room == 0)
+	{
+		t->room = 1;
+		t->atoms = palloc(sizeof(TermId));
+		t->set_size = 2;
+		t->set = new_slots(t->set_size);
+	}
+	memset(t->set, 0xff, t->set_size * sizeof(TupleSlot));
+	t->atoms[0] = atom;
+	t->set[find_slot(t->set, t->set_size, atom)] = (TupleSlot) {.atom = atom,.index = 0};
+	t->n = 1;
+}
+
 bool
 tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 {
@@ -432,7 +449,8 @@ join_from(Join *j, int remaining)
 		const Tuples *ti;
 		Candidates	ci;
 
-		if (j->done[i] || rule->body[i].kind != LIT_POSITIVE)
+		if (j->done[i] || rule->body[i].kind != LIT_POSITIVE ||
+			(j->ops->residual != NULL && j->ops->residual(j, i)))
 			continue;
 		if ((ti = j->ops->source(j, i, true)) == NULL)
 		{
@@ -450,10 +468,16 @@ join_from(Join *j, int remaining)
 		if (c.count == 0)
 			return;
 	}
+	if (best < 0 && deferred < 0)
+	{
+		/* only literals left out of the join (residual) bind the rest: emit finds them unbound */
+		Assert(j->ops->residual != NULL);
+		j->ops->emit(j);
+		return;
+	}
 	if (best < 0)
 	{
 		/* rules are safe, so a positive literal is left */
-		Assert(deferred >= 0);
 		best = deferred;
 		t = j->ops->source(j, best, false);
 		c = candidates(j, best, t);
@@ -493,7 +517,12 @@ join_begin(Join *j)
 void
 join_body(Join *j)
 {
-	join_from(j, j->rule->nbody);
+	int			joined = j->rule->nbody;
+
+	if (j->ops->residual != NULL)
+		for (int i = 0; i < j->rule->nbody; i++)
+			joined -= j->rule->body[i].kind == LIT_POSITIVE && j->ops->residual(j, i);
+	join_from(j, joined);
 }
 
 void

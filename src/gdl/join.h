@@ -50,6 +50,11 @@ extern int	tuples_find(const Tuples *t, TermId atom);
  * (a path that no atom had yet takes an array of t->room more).
  */
 extern Size tuples_growth(const Tuples *t);
+/*
+ * Makes t hold atom alone, for tuples_find and t->n only (no index by
+ * argument): the answer of a ground query.  Allocates once.
+ */
+extern void tuples_hold_one(Tuples *t, TermId atom);
 /* Adds atom (of a relation of that arity) to t; false when it was there. */
 extern bool tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom);
 
@@ -75,6 +80,13 @@ typedef struct JoinOps
 	 * head's atoms are wanted, not every way to derive them.
 	 */
 	bool		(*head_known) (Join *j, TermId head);
+
+	/*
+	 * Optional: is positive literal i left out of the join?  Then emit
+	 * finds it unmatched, its variables bound or not by the others (the
+	 * prover compiling a query records such literals to evaluate later).
+	 */
+	bool		(*residual) (Join *j, int i);
 } JoinOps;
 
 struct Join

@@ -29,6 +29,43 @@ typedef struct Call
 	struct Call *next;			/* in its bucket */
 } Call;
 
+/*
+ * A ground query of a relation of the state (not of does), compiled the
+ * first time it is asked: its rules joined once with the static relations
+ * and with every fact that can ever hold, which leaves instances, each a
+ * conjunction of facts and other ground queries, negated or not.  In every
+ * state after, its value is the disjunction of its instances, read off the
+ * state's facts: no join, no term built.  chess.kif asks ~4,000 queries a
+ * state, three quarters of them ground walks along a line
+ * ((clear_diagonal_ne_ig ...)), each the same join state after state.
+ */
+typedef enum CompiledStatus
+{
+	COMPILED_NOT_YET,
+	COMPILED,
+	COMPILED_NOT,				/* not compilable: answered by the join */
+} CompiledStatus;
+
+typedef struct Compiled
+{
+	TermId		atom;
+	int			relation;
+	int32		first;			/* its instances: [first, first + ninstances) of instance_start */
+	int32		ninstances;
+	uint32		stamp;			/* value holds for the state of this stamp */
+	CompiledStatus status;
+	bool		value;
+	bool		running;
+} Compiled;
+
+/* The compiled queries of a game are dropped past this share of gametree.gdl_memory. */
+#define COMPILED_SHARE 4
+
+/* An instance's literal: a fact (base node) or a compiled query, and whether negated. */
+#define CODE_QUERY 1
+#define CODE_NEGATED 2
+#define CODE_SHIFT 2
+
 /* The queries answered for one state, or one joint move. */
 typedef struct Memo
 {
@@ -65,6 +102,27 @@ struct Prover
 	TermId	   *input_atom;		/* per input: (does R A) */
 	int32	   *legal_of_input; /* per input: its legal node */
 	TermId	   *roles;
+	/* compiled ground queries (kept across states, dropped when large) */
+	MemoryContext compiled_cxt;
+	Compiled   *compiled;
+	int			ncompiled;
+	int			compiled_room;
+	int32	   *compiled_slots;	/* atom hash -> index in compiled, -1 empty */
+	int			nslots;
+	int32	   *instance_start; /* per instance + 1, into codes */
+	int			ninstances;
+	int			instance_room;
+	int32	   *codes;
+	int			ncodes;
+	int			code_room;
+	bool		compiling_failed;	/* the query being compiled cannot be */
+	bool		compile_off;	/* a cycle went through a compiled query: joins alone from then on */
+	bool		cycle;			/* ... seen in this run */
+	int			compiled_depth; /* compiled queries being evaluated */
+	uint32		stamp;			/* of the state */
+	uint8	   *facts;			/* per base node: in the state */
+	Tuples		domain;			/* (true X) of every base node, in their order */
+	Call		yes;			/* a compiled query's answer when it holds: its atom */
 };
 
 static void
@@ -112,7 +170,8 @@ static Call *answer(Prover *pv, int relation, const TermId *args);
 static void
 check_memory(Prover *pv)
 {
-	Size		used = MemoryContextMemAllocated(pv->state_memo.cxt, true) +
+	Size		used = MemoryContextMemAllocated(pv->compiled_cxt, true) +
+		MemoryContextMemAllocated(pv->state_memo.cxt, true) +
 		MemoryContextMemAllocated(pv->move_memo.cxt, true) +
 		MemoryContextMemAllocated(pv->static_memo.cxt, true) +
 		(Size) pv->g->terms->nterms * (sizeof(TermNode) + 3 * sizeof(int32));
@@ -237,7 +296,7 @@ run_rules(Prover *pv, Call *call)
 }
 
 static Call *
-answer(Prover *pv, int relation, const TermId *args)
+answer_joined(Prover *pv, int relation, const TermId *args)
 {
 	int			arity = pv->p->relations[relation].arity;
 	Memo	   *m = pv->uses_does[relation] ? &pv->move_memo :
@@ -264,7 +323,8 @@ answer(Prover *pv, int relation, const TermId *args)
 		return call;
 	if (call != NULL && call->status == CALL_RUNNING)
 	{
-		/* recursion: the calls above it used partial answers */
+		/* recursion: the calls above it used partial answers, compiled queries too */
+		pv->cycle |= pv->compiled_depth > 0;
 		for (int d = pv->depth - 1; d >= 0 && pv->stack[d] != call; d--)
 			pv->stack[d]->tainted = true;
 		call->reentered = true;
@@ -302,6 +362,302 @@ answer(Prover *pv, int relation, const TermId *args)
 	pv->depth--;
 	call->status = call->tainted ? CALL_INCOMPLETE : CALL_COMPLETE;
 	return call;
+}
+
+/*
+ * Compiled ground queries (see Compiled).  Compiling joins a query's rules
+ * with the joins' own ops but for three: facts come from the domain (every
+ * base node), and literals of state relations, positive or negated, are
+ * left out of the join (residual) and recorded by emit, which gives up on
+ * the query when one of them is left with an unbound variable.
+ */
+
+/* The slot of atom in compiled_slots: its query's, or the empty one where it would go. */
+static uint32
+compiled_slot(const Prover *pv, TermId atom)
+{
+	uint32		mask = pv->nslots - 1;
+	uint32		i = murmurhash32((uint32) atom) & mask;
+
+	while (pv->compiled_slots[i] >= 0 && pv->compiled[pv->compiled_slots[i]].atom != atom)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The query of atom, added (not compiled yet) when new. */
+static int32
+compiled_of(Prover *pv, TermId atom, int relation)
+{
+	uint32		i = compiled_slot(pv, atom);
+	Compiled   *c;
+
+	if (pv->compiled_slots[i] >= 0)
+		return pv->compiled_slots[i];
+	if (2 * (pv->ncompiled + 1) > pv->nslots)
+	{
+		pfree(pv->compiled_slots);
+		pv->nslots *= 2;
+		pv->compiled_slots = MemoryContextAlloc(pv->compiled_cxt, pv->nslots * sizeof(int32));
+		memset(pv->compiled_slots, 0xff, pv->nslots * sizeof(int32));
+		for (int q = 0; q < pv->ncompiled; q++)
+			pv->compiled_slots[compiled_slot(pv, pv->compiled[q].atom)] = q;
+		i = compiled_slot(pv, atom);
+	}
+	if (pv->ncompiled == pv->compiled_room)
+	{
+		pv->compiled_room *= 2;
+		pv->compiled = repalloc_huge(pv->compiled, pv->compiled_room * sizeof(Compiled));
+	}
+	c = &pv->compiled[pv->ncompiled];
+	memset(c, 0, sizeof(Compiled));
+	c->atom = atom;
+	c->relation = relation;
+	c->status = COMPILED_NOT_YET;
+	pv->compiled_slots[i] = pv->ncompiled;
+	return pv->ncompiled++;
+}
+
+/* An empty cache, in compiled_cxt. */
+static void
+compiled_reset(Prover *pv)
+{
+	MemoryContextReset(pv->compiled_cxt);
+	pv->compiled_room = 256;
+	pv->compiled = MemoryContextAlloc(pv->compiled_cxt, pv->compiled_room * sizeof(Compiled));
+	pv->ncompiled = 0;
+	pv->nslots = 512;
+	pv->compiled_slots = MemoryContextAlloc(pv->compiled_cxt, pv->nslots * sizeof(int32));
+	memset(pv->compiled_slots, 0xff, pv->nslots * sizeof(int32));
+	pv->instance_room = 1024;
+	pv->instance_start = MemoryContextAlloc(pv->compiled_cxt, (pv->instance_room + 1) * sizeof(int32));
+	pv->instance_start[0] = 0;
+	pv->ninstances = 0;
+	pv->code_room = 4096;
+	pv->codes = MemoryContextAlloc(pv->compiled_cxt, pv->code_room * sizeof(int32));
+	pv->ncodes = 0;
+}
+
+static void
+add_code(Prover *pv, int32 code)
+{
+	if (pv->ncodes == pv->code_room)
+	{
+		pv->code_room *= 2;
+		pv->codes = repalloc_huge(pv->codes, pv->code_room * sizeof(int32));
+	}
+	pv->codes[pv->ncodes++] = code;
+}
+
+static bool
+compile_residual(Join *j, int i)
+{
+	Prover	   *pv = j->context;
+	int			r = j->rule->body[i].relation;
+
+	return r != pv->p->rel_true && pv->p->relations[r].dynamic;
+}
+
+static const Tuples *
+compile_source(Join *j, int i, bool choosing)
+{
+	Prover	   *pv = j->context;
+
+	if (j->rule->body[i].relation == pv->p->rel_true)
+		return &pv->domain;
+	return prover_source(j, i, choosing);
+}
+
+static bool
+compile_negation_holds(Join *j, int i)
+{
+	Prover	   *pv = j->context;
+	int			r = j->rule->body[i].relation;
+
+	/* facts and state relations: recorded by emit */
+	if (r == pv->p->rel_true || pv->p->relations[r].dynamic)
+		return true;
+	return prover_negation_holds(j, i);
+}
+
+/* An instance: the facts and queries the solution leaves to the state. */
+static void
+compile_emit(Join *j)
+{
+	Prover	   *pv = j->context;
+	const Rule *rule = j->rule;
+	int			codes = pv->ncodes;
+
+	for (int k = 0; k < rule->nbody && !pv->compiling_failed; k++)
+	{
+		const Literal *lit = &rule->body[k];
+		bool		negated = lit->kind == LIT_NEGATIVE;
+		TermId		atom;
+		int			base;
+
+		if (lit->kind == LIT_DISTINCT || (lit->relation != pv->p->rel_true &&
+										  !pv->p->relations[lit->relation].dynamic))
+		{
+			/* joined or tested, unless only a residual literal binds it */
+			pv->compiling_failed = !j->done[k];
+			continue;
+		}
+		atom = lit->kind == LIT_POSITIVE && lit->relation == pv->p->rel_true ? j->matched[k] :
+			join_substitute(j, lit->atom, true);
+		if (atom == NO_TERM)
+			pv->compiling_failed = true;
+		else if (lit->relation != pv->p->rel_true)
+			add_code(pv, compiled_of(pv, atom, lit->relation) << CODE_SHIFT | CODE_QUERY |
+					 (negated ? CODE_NEGATED : 0));
+		else if ((base = tuples_find(&pv->domain, atom)) >= 0)
+			add_code(pv, base << CODE_SHIFT | (negated ? CODE_NEGATED : 0));
+		/* else a negated fact no state holds */
+	}
+	if (pv->compiling_failed)
+	{
+		pv->ncodes = codes;
+		return;
+	}
+	if (pv->ninstances == pv->instance_room)
+	{
+		pv->instance_room *= 2;
+		pv->instance_start = repalloc_huge(pv->instance_start, (pv->instance_room + 1) * sizeof(int32));
+	}
+	pv->instance_start[++pv->ninstances] = pv->ncodes;
+}
+
+static const JoinOps compile_ops = {
+	.source = compile_source,
+	.negation_holds = compile_negation_holds,
+	.emit = compile_emit,
+	.residual = compile_residual,
+};
+
+static void
+compile(Prover *pv, int32 q)
+{
+	TermId		atom = pv->compiled[q].atom;
+	const Relation *rel = &pv->p->relations[pv->compiled[q].relation];
+	int			instances = pv->ninstances;
+	int			codes = pv->ncodes;
+	Compiled   *c;
+
+	check_memory(pv);
+	pv->compiling_failed = false;
+	for (int r = 0; r < rel->nrules && !pv->compiling_failed; r++)
+	{
+		const Rule *rule = &pv->p->rules[rel->rules[r]];
+		Join		j = {.ops = &compile_ops,.context = pv,.terms = pv->g->terms,.rule = rule};
+		bool		unified = true;
+
+		join_begin(&j);
+		for (int a = 0; a < rel->arity && unified; a++)
+			unified = join_unify(&j, term_arg(j.terms, rule->head, a), term_arg(j.terms, atom, a));
+		if (unified)
+			join_body(&j);
+		join_end(&j);
+	}
+	c = &pv->compiled[q];
+	if (pv->compiling_failed)
+	{
+		pv->ninstances = instances;
+		pv->ncodes = codes;
+		c->status = COMPILED_NOT;
+		return;
+	}
+	c->first = instances;
+	c->ninstances = pv->ninstances - instances;
+	c->status = COMPILED;
+}
+
+/* The value of query q in the state. */
+static bool
+compiled_value(Prover *pv, int32 q)
+{
+	Compiled   *c = &pv->compiled[q];
+	bool		value = false;
+
+	if (c->stamp == pv->stamp)
+		return c->value;
+	if (c->running)
+	{
+		/* a cycle of ground queries: joins alone hold its fixpoint */
+		pv->cycle = true;
+		return false;
+	}
+	/* past the clock's deadline, as answer_joined */
+	if (pv->gave_up || ((++pv->asked & 15) == 0 && gt_game_give_up()))
+	{
+		pv->gave_up = true;
+		return false;
+	}
+	if (c->status == COMPILED_NOT_YET)
+		compile(pv, q);
+	c = &pv->compiled[q];
+	if (c->status == COMPILED_NOT)
+	{
+		const Relation *rel = &pv->p->relations[c->relation];
+		TermId		args[MAX_BODY];
+
+		for (int a = 0; a < rel->arity; a++)
+			args[a] = term_arg(pv->g->terms, c->atom, a);
+		pv->compiled_depth++;
+		value = answer_joined(pv, c->relation, args)->answers.n > 0;
+		pv->compiled_depth--;
+	}
+	else
+	{
+		int			first = c->first;
+		int			last = c->first + c->ninstances;
+
+		check_stack_depth();
+		c->running = true;
+		pv->compiled_depth++;
+		for (int i = first; i < last && !value; i++)
+		{
+			value = true;
+			for (int k = pv->instance_start[i]; k < pv->instance_start[i + 1] && value; k++)
+			{
+				int32		code = pv->codes[k];
+				bool		holds = code & CODE_QUERY ? compiled_value(pv, code >> CODE_SHIFT) :
+					pv->facts[code >> CODE_SHIFT];
+
+				value = holds != ((code & CODE_NEGATED) != 0);
+			}
+		}
+		pv->compiled_depth--;
+	}
+	c = &pv->compiled[q];
+	c->running = false;
+	c->value = value;
+	c->stamp = pv->stamp;
+	return value;
+}
+
+/*
+ * A query: compiled when ground and of a relation of the state alone
+ * (relations of does change with every joint move), joined otherwise.
+ */
+static Call *
+answer(Prover *pv, int relation, const TermId *args)
+{
+	const Relation *rel = &pv->p->relations[relation];
+	TermId		atom;
+	MemoryContext old;
+
+	if (pv->compile_off || pv->gave_up || !rel->dynamic || pv->uses_does[relation])
+		return answer_joined(pv, relation, args);
+	for (int a = 0; a < rel->arity; a++)
+		if (args[a] == NO_TERM)
+			return answer_joined(pv, relation, args);
+	atom = rel->arity == 0 ? term_symbol(pv->g->terms, rel->name) :
+		term_function(pv->g->terms, rel->name, rel->arity, args);
+	if (!compiled_value(pv, compiled_of(pv, atom, relation)))
+		return &pv->nothing;
+	/* valid until the next query: each caller reads it at once */
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(pv));
+	tuples_hold_one(&pv->yes.answers, atom);
+	MemoryContextSwitchTo(old);
+	return &pv->yes;
 }
 
 /* The answers to a relation with no argument bound. */
@@ -347,22 +703,26 @@ forget_run(Prover *pv)
 	memset(&pv->state, 0, sizeof(Tuples));
 	memset(&pv->move, 0, sizeof(Tuples));
 	pv->gave_up = false;
+	pv->stamp++;
 }
 
-bool
-prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
+static void
+run_phase(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 {
 	const TermStore *ts = pv->g->terms;
 	const Tuples *t;
 
-	if (gt_game_give_up())
-		return false;
 	switch (phase)
 	{
 		case PHASE_TERMINAL:
 			/* a new state */
 			load_atoms(pv, &pv->state, pv->state_cxt, pv->base_atom, values, net->nbase, 1);
 			memo_reset(&pv->state_memo);
+			memcpy(pv->facts, values, net->nbase);
+			pv->stamp++;
+			/* a cache, dropped when it takes more than its share */
+			if (MemoryContextMemAllocated(pv->compiled_cxt, true) > pv->memory_limit / COMPILED_SHARE)
+				compiled_reset(pv);
 			if (net->terminal >= 0)
 				values[net->terminal] = answer_all(pv, pv->p->rel_terminal)->n > 0;
 			break;
@@ -398,6 +758,28 @@ prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 		case NUM_PHASES:
 			break;
 	}
+}
+
+bool
+prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
+{
+	if (gt_game_give_up())
+		return false;
+	run_phase(pv, net, phase, values);
+	if (pv->cycle && !pv->gave_up)
+	{
+		/*
+		 * A compiled query took part in a cycle, so its value may rest on
+		 * partial answers: the game is evaluated by joins alone from now
+		 * on, this state again from the start.
+		 */
+		pv->compile_off = true;
+		pv->cycle = false;
+		forget_run(pv);
+		run_phase(pv, net, PHASE_TERMINAL, values);
+		if (phase != PHASE_TERMINAL)
+			run_phase(pv, net, phase, values);
+	}
 	if (pv->gave_up)
 	{
 		forget_run(pv);
@@ -428,6 +810,9 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	memo_reset(&pv->static_memo);
 	memo_reset(&pv->state_memo);
 	memo_reset(&pv->move_memo);
+	pv->compiled_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL compiled queries",
+											 ALLOCSET_DEFAULT_SIZES);
+	compiled_reset(pv);
 	pv->stack_room = 64;
 	pv->stack = palloc(pv->stack_room * sizeof(Call *));
 	pv->roles = palloc(net->nroles * sizeof(TermId));
@@ -443,6 +828,10 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 		pv->base_atom[i] = term_function(g->terms, p->kw.true_, 1, &net->base_terms[i]);
 		pv->next_atom[i] = term_function(g->terms, p->kw.next, 1, &net->base_terms[i]);
 	}
+	/* base node i is atom i of the domain */
+	pv->facts = palloc0(Max(1, net->nbase));
+	for (int i = 0; i < net->nbase; i++)
+		tuples_insert(g->terms, &pv->domain, 1, pv->base_atom[i]);
 	pv->input_atom = palloc(Max(1, net->ninputs) * sizeof(TermId));
 	pv->legal_of_input = palloc(Max(1, net->ninputs) * sizeof(TermId));
 	for (int r = 0; r < net->nroles; r++)

@@ -9,6 +9,13 @@
  * grounding's exact tables, true and does the state's facts and the
  * move's actions.  Recursive queries are repeated until no answer is
  * added, so positive recursion reaches its fixpoint.
+ *
+ * A query with every argument bound, of a relation of the state alone, is
+ * compiled instead, the first time it is asked: its rules are joined once
+ * with the static relations and every fact that can hold, and what is left
+ * (facts and other such queries) is read off each state after.  A cycle
+ * through compiled queries turns them off for the game: the joins then
+ * hold the fixpoint.
  */
 #ifndef GAMETREE_GDL_PROVER_H
 #define GAMETREE_GDL_PROVER_H
