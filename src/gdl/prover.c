@@ -48,8 +48,10 @@ typedef enum CompiledStatus
 
 typedef struct Compiled
 {
-	TermId		atom;
 	int			relation;
+	int32		args;			/* its arguments: [args, args + arity) of compiled_args */
+	uint32		hash;
+	TermId		atom;			/* NO_TERM until wanted */
 	int32		first;			/* its instances: [first, first + ninstances) of instance_start */
 	int32		ninstances;
 	uint32		stamp;			/* value holds for the state of this stamp */
@@ -107,8 +109,11 @@ struct Prover
 	Compiled   *compiled;
 	int			ncompiled;
 	int			compiled_room;
-	int32	   *compiled_slots;	/* atom hash -> index in compiled, -1 empty */
+	int32	   *compiled_slots;	/* hash of relation and arguments -> index in compiled, -1 empty */
 	int			nslots;
+	TermId	   *compiled_args;
+	int			nargs;
+	int			args_room;
 	int32	   *instance_start; /* per instance + 1, into codes */
 	int			ninstances;
 	int			instance_room;
@@ -372,23 +377,32 @@ answer_joined(Prover *pv, int relation, const TermId *args)
  * the query when one of them is left with an unbound variable.
  */
 
-/* The slot of atom in compiled_slots: its query's, or the empty one where it would go. */
+/* The slot of a query in compiled_slots: its own, or the empty one where it would go. */
 static uint32
-compiled_slot(const Prover *pv, TermId atom)
+compiled_slot(const Prover *pv, int relation, const TermId *args, uint32 hash)
 {
 	uint32		mask = pv->nslots - 1;
-	uint32		i = murmurhash32((uint32) atom) & mask;
+	uint32		i = hash & mask;
+	int			arity = pv->p->relations[relation].arity;
 
-	while (pv->compiled_slots[i] >= 0 && pv->compiled[pv->compiled_slots[i]].atom != atom)
-		i = (i + 1) & mask;
+	for (; pv->compiled_slots[i] >= 0; i = (i + 1) & mask)
+	{
+		const Compiled *c = &pv->compiled[pv->compiled_slots[i]];
+
+		if (c->hash == hash && c->relation == relation &&
+			memcmp(&pv->compiled_args[c->args], args, arity * sizeof(TermId)) == 0)
+			break;
+	}
 	return i;
 }
 
-/* The query of atom, added (not compiled yet) when new. */
+/* The query of relation with args (all bound), added (not compiled yet) when new. */
 static int32
-compiled_of(Prover *pv, TermId atom, int relation)
+compiled_of(Prover *pv, int relation, const TermId *args)
 {
-	uint32		i = compiled_slot(pv, atom);
+	int			arity = pv->p->relations[relation].arity;
+	uint32		hash = call_hash(relation, args, arity);
+	uint32		i = compiled_slot(pv, relation, args, hash);
 	Compiled   *c;
 
 	if (pv->compiled_slots[i] >= 0)
@@ -400,18 +414,30 @@ compiled_of(Prover *pv, TermId atom, int relation)
 		pv->compiled_slots = MemoryContextAlloc(pv->compiled_cxt, pv->nslots * sizeof(int32));
 		memset(pv->compiled_slots, 0xff, pv->nslots * sizeof(int32));
 		for (int q = 0; q < pv->ncompiled; q++)
-			pv->compiled_slots[compiled_slot(pv, pv->compiled[q].atom)] = q;
-		i = compiled_slot(pv, atom);
+		{
+			c = &pv->compiled[q];
+			pv->compiled_slots[compiled_slot(pv, c->relation, &pv->compiled_args[c->args], c->hash)] = q;
+		}
+		i = compiled_slot(pv, relation, args, hash);
 	}
 	if (pv->ncompiled == pv->compiled_room)
 	{
 		pv->compiled_room *= 2;
 		pv->compiled = repalloc_huge(pv->compiled, pv->compiled_room * sizeof(Compiled));
 	}
+	while (pv->nargs + arity > pv->args_room)
+	{
+		pv->args_room *= 2;
+		pv->compiled_args = repalloc_huge(pv->compiled_args, pv->args_room * sizeof(TermId));
+	}
 	c = &pv->compiled[pv->ncompiled];
 	memset(c, 0, sizeof(Compiled));
-	c->atom = atom;
 	c->relation = relation;
+	c->args = pv->nargs;
+	memcpy(&pv->compiled_args[pv->nargs], args, arity * sizeof(TermId));
+	pv->nargs += arity;
+	c->hash = hash;
+	c->atom = NO_TERM;
 	c->status = COMPILED_NOT_YET;
 	pv->compiled_slots[i] = pv->ncompiled;
 	return pv->ncompiled++;
@@ -428,6 +454,9 @@ compiled_reset(Prover *pv)
 	pv->nslots = 512;
 	pv->compiled_slots = MemoryContextAlloc(pv->compiled_cxt, pv->nslots * sizeof(int32));
 	memset(pv->compiled_slots, 0xff, pv->nslots * sizeof(int32));
+	pv->args_room = 1024;
+	pv->compiled_args = MemoryContextAlloc(pv->compiled_cxt, pv->args_room * sizeof(TermId));
+	pv->nargs = 0;
 	pv->instance_room = 1024;
 	pv->instance_start = MemoryContextAlloc(pv->compiled_cxt, (pv->instance_room + 1) * sizeof(int32));
 	pv->instance_start[0] = 0;
@@ -501,13 +530,21 @@ compile_emit(Join *j)
 			pv->compiling_failed = !j->done[k];
 			continue;
 		}
-		atom = lit->kind == LIT_POSITIVE && lit->relation == pv->p->rel_true ? j->matched[k] :
-			join_substitute(j, lit->atom, true);
+		if (lit->relation != pv->p->rel_true)
+		{
+			int			arity = pv->p->relations[lit->relation].arity;
+			TermId		args[MAX_BODY];
+
+			for (int a = 0; a < arity && !pv->compiling_failed; a++)
+				pv->compiling_failed = (args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true)) == NO_TERM;
+			if (!pv->compiling_failed)
+				add_code(pv, compiled_of(pv, lit->relation, args) << CODE_SHIFT | CODE_QUERY |
+						 (negated ? CODE_NEGATED : 0));
+			continue;
+		}
+		atom = lit->kind == LIT_POSITIVE ? j->matched[k] : join_substitute(j, lit->atom, true);
 		if (atom == NO_TERM)
 			pv->compiling_failed = true;
-		else if (lit->relation != pv->p->rel_true)
-			add_code(pv, compiled_of(pv, atom, lit->relation) << CODE_SHIFT | CODE_QUERY |
-					 (negated ? CODE_NEGATED : 0));
 		else if ((base = tuples_find(&pv->domain, atom)) >= 0)
 			add_code(pv, base << CODE_SHIFT | (negated ? CODE_NEGATED : 0));
 		/* else a negated fact no state holds */
@@ -535,12 +572,14 @@ static const JoinOps compile_ops = {
 static void
 compile(Prover *pv, int32 q)
 {
-	TermId		atom = pv->compiled[q].atom;
 	const Relation *rel = &pv->p->relations[pv->compiled[q].relation];
+	TermId		args[MAX_BODY];
 	int			instances = pv->ninstances;
 	int			codes = pv->ncodes;
 	Compiled   *c;
 
+	/* a copy: compiled_args grows as the instances name other queries */
+	memcpy(args, &pv->compiled_args[pv->compiled[q].args], rel->arity * sizeof(TermId));
 	check_memory(pv);
 	pv->compiling_failed = false;
 	for (int r = 0; r < rel->nrules && !pv->compiling_failed; r++)
@@ -551,7 +590,7 @@ compile(Prover *pv, int32 q)
 
 		join_begin(&j);
 		for (int a = 0; a < rel->arity && unified; a++)
-			unified = join_unify(&j, term_arg(j.terms, rule->head, a), term_arg(j.terms, atom, a));
+			unified = join_unify(&j, term_arg(j.terms, rule->head, a), args[a]);
 		if (unified)
 			join_body(&j);
 		join_end(&j);
@@ -598,8 +637,7 @@ compiled_value(Prover *pv, int32 q)
 		const Relation *rel = &pv->p->relations[c->relation];
 		TermId		args[MAX_BODY];
 
-		for (int a = 0; a < rel->arity; a++)
-			args[a] = term_arg(pv->g->terms, c->atom, a);
+		memcpy(args, &pv->compiled_args[c->args], rel->arity * sizeof(TermId));
 		pv->compiled_depth++;
 		value = answer_joined(pv, c->relation, args)->answers.n > 0;
 		pv->compiled_depth--;
@@ -641,7 +679,8 @@ static Call *
 answer(Prover *pv, int relation, const TermId *args)
 {
 	const Relation *rel = &pv->p->relations[relation];
-	TermId		atom;
+	int32		q;
+	Compiled   *c;
 	MemoryContext old;
 
 	if (pv->compile_off || pv->gave_up || !rel->dynamic || pv->uses_does[relation])
@@ -649,13 +688,16 @@ answer(Prover *pv, int relation, const TermId *args)
 	for (int a = 0; a < rel->arity; a++)
 		if (args[a] == NO_TERM)
 			return answer_joined(pv, relation, args);
-	atom = rel->arity == 0 ? term_symbol(pv->g->terms, rel->name) :
-		term_function(pv->g->terms, rel->name, rel->arity, args);
-	if (!compiled_value(pv, compiled_of(pv, atom, relation)))
+	q = compiled_of(pv, relation, args);
+	if (!compiled_value(pv, q))
 		return &pv->nothing;
+	c = &pv->compiled[q];
+	if (c->atom == NO_TERM)
+		c->atom = rel->arity == 0 ? term_symbol(pv->g->terms, rel->name) :
+			term_function(pv->g->terms, rel->name, rel->arity, args);
 	/* valid until the next query: each caller reads it at once */
 	old = MemoryContextSwitchTo(GetMemoryChunkContext(pv));
-	tuples_hold_one(&pv->yes.answers, atom);
+	tuples_hold_one(&pv->yes.answers, c->atom);
 	MemoryContextSwitchTo(old);
 	return &pv->yes;
 }
