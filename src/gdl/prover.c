@@ -97,6 +97,7 @@ struct Prover
 	uint32		calls;			/* since memory was last checked */
 	uint32		asked;			/* queries asked, for looks at the clock */
 	bool		gave_up;		/* past the clock's deadline: the run is abandoned */
+	bool		in_run;			/* a run is under way (at the start of one: the last ended in an error) */
 	Call		nothing;		/* the answer of every query once the run gave up */
 	/* terms of the output nodes */
 	TermId	   *base_atom;		/* per base node: (true X) */
@@ -807,6 +808,23 @@ prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 {
 	if (gt_game_give_up())
 		return false;
+	if (pv->in_run)
+	{
+		/*
+		 * The last run ended in an error (memory, stack depth, a cancel):
+		 * its queries may be left running or half answered, the static
+		 * ones included, and its compiled queries running.  All are
+		 * forgotten, and the state is loaded again.
+		 */
+		forget_run(pv);
+		compiled_reset(pv);
+		pv->depth = 0;
+		pv->compiled_depth = 0;
+		pv->cycle = false;
+		if (phase != PHASE_TERMINAL)
+			run_phase(pv, net, PHASE_TERMINAL, values);
+	}
+	pv->in_run = true;
 	run_phase(pv, net, phase, values);
 	if (pv->cycle && !pv->gave_up)
 	{
@@ -822,6 +840,7 @@ prover_run(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 		if (phase != PHASE_TERMINAL)
 			run_phase(pv, net, phase, values);
 	}
+	pv->in_run = false;
 	if (pv->gave_up)
 	{
 		forget_run(pv);

@@ -2,10 +2,11 @@
 -- and 8): many relations load in time linear in the text; a load that
 -- takes long stops at statement_timeout; grounding holds to
 -- gametree.gdl_memory; an initial state larger than a state may be (the
--- decoder's limit, 1024 facts) is refused at load.  The texts are made in
+-- decoder's limit, 1024 facts) is refused at load; the prover's evaluation
+-- that ends in an error leaves the game usable.  The texts are made in
 -- SQL and kept under 1 MB.  Games are named gdl_limits_...
 SET client_min_messages = warning;
-SELECT plan(10);
+SELECT plan(13);
 
 \ir helpers.psql
 
@@ -71,6 +72,26 @@ SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_bi
 SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_init_1025', pg_temp.init_kif(1025))),
           '54000: game "gdl_limits_init_1025": its initial state has 1025 facts, more than the 1024 a state may have',
           'and so is one of 1,025 facts');
+
+-- The prover (a relation no output reads, of 30^3 atoms, leaves the
+-- network too large for 1MB), on rules that ask ever deeper terms: the
+-- evaluation stops at the stack's limit (54001), and what that run left
+-- half answered or running is forgotten: the session goes on with the game.
+SET gametree.gdl_memory = '1MB';
+SELECT engine AS deep_engine FROM gametree.load_game('gdl_limits_deep',
+  E'(role r) (init (s 0))\n(<= (deep ?x) (deep (f ?x)))\n(<= (deep ?x) (true (s ?x)))\n'
+  || E'(<= (legal r go) (true (s 0)) (not (deep 0)))\n(<= (legal r stay) (true (s 0)))\n'
+  || E'(<= (next (s 1)) (does r go))\n(<= (next (s 1)) (does r stay))\n(<= terminal (true (s 1)))\n'
+  || E'(<= (goal r 100) (true (s 1)))\n(<= (goal r 0) (true (s 0)))\n'
+  || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
+  || E'\n(<= (unused ?a ?b ?c) (true (s ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
+RESET gametree.gdl_memory;
+SELECT matches(:'deep_engine' || ' ' || pg_temp.try($$SELECT gametree.legal('gdl_limits_deep', gametree.initial('gdl_limits_deep'))$$),
+               '^prover 54001: stack depth limit exceeded', 'ever deeper terms on the prover: an error at the stack''s limit (54001)');
+SELECT is((SELECT (gametree.terminal('gdl_limits_deep', '[["s", 1]]'), gametree.goal('gdl_limits_deep', '[["s", 1]]'))::text),
+          '(t,"{""r"": 100}")', 'then another state of the game: terminal, goal 100');
+SELECT matches(pg_temp.try($$SELECT gametree.legal('gdl_limits_deep', gametree.initial('gdl_limits_deep'))$$),
+               '^54001', 'and the first state fails again the same way');
 
 \o /dev/null
 SELECT pg_temp.clean_up('gdl_limits');
