@@ -279,22 +279,25 @@ static const JoinOps prover_ops = {
 	.head_known = prover_head_known,
 };
 
-/* Joins the rules of the call's relation with its bound arguments. */
+/*
+ * Joins the rules of relation with ops, their heads unified with the bound
+ * arguments (NO_TERM: unbound), until *stop (when not NULL) is set.
+ */
 static void
-run_rules(Prover *pv, Call *call)
+join_rules(Prover *pv, int relation, const TermId *args, const JoinOps *ops, const bool *stop)
 {
-	const Relation *rel = &pv->p->relations[call->relation];
+	const Relation *rel = &pv->p->relations[relation];
 
-	for (int r = 0; r < rel->nrules; r++)
+	for (int r = 0; r < rel->nrules && (stop == NULL || !*stop); r++)
 	{
 		const Rule *rule = &pv->p->rules[rel->rules[r]];
-		Join		j = {.ops = &prover_ops,.context = pv,.terms = pv->g->terms,.rule = rule};
+		Join		j = {.ops = ops,.context = pv,.terms = pv->g->terms,.rule = rule,.stop = stop};
 		bool		unified = true;
 
 		join_begin(&j);
 		for (int a = 0; a < rel->arity && unified; a++)
-			if (call->args[a] != NO_TERM)
-				unified = join_unify(&j, term_arg(j.terms, rule->head, a), call->args[a]);
+			if (args[a] != NO_TERM)
+				unified = join_unify(&j, term_arg(j.terms, rule->head, a), args[a]);
 		if (unified)
 			join_body(&j);
 		join_end(&j);
@@ -363,7 +366,7 @@ answer_joined(Prover *pv, int relation, const TermId *args)
 	{
 		call->reentered = false;
 		before = pv->additions;
-		run_rules(pv, call);
+		join_rules(pv, call->relation, call->args, &prover_ops, NULL);
 	} while (call->reentered && pv->additions != before);
 	pv->depth--;
 	call->status = call->tainted ? CALL_INCOMPLETE : CALL_COMPLETE;
@@ -583,19 +586,7 @@ compile(Prover *pv, int32 q)
 	memcpy(args, &pv->compiled_args[pv->compiled[q].args], rel->arity * sizeof(TermId));
 	check_memory(pv);
 	pv->compiling_failed = false;
-	for (int r = 0; r < rel->nrules && !pv->compiling_failed; r++)
-	{
-		const Rule *rule = &pv->p->rules[rel->rules[r]];
-		Join		j = {.ops = &compile_ops,.context = pv,.terms = pv->g->terms,.rule = rule};
-		bool		unified = true;
-
-		join_begin(&j);
-		for (int a = 0; a < rel->arity && unified; a++)
-			unified = join_unify(&j, term_arg(j.terms, rule->head, a), args[a]);
-		if (unified)
-			join_body(&j);
-		join_end(&j);
-	}
+	join_rules(pv, pv->compiled[q].relation, args, &compile_ops, &pv->compiling_failed);
 	c = &pv->compiled[q];
 	if (pv->compiling_failed)
 	{
