@@ -46,11 +46,13 @@ typedef enum CompiledStatus
 	COMPILED_NOT,				/* not compilable: answered by the join */
 } CompiledStatus;
 
+/* Queries of relations with more arguments are left to the joins. */
+#define COMPILED_MAX_ARITY 8
+
 typedef struct Compiled
 {
 	int			relation;
-	int32		args;			/* its arguments: [args, args + arity) of compiled_args */
-	uint32		hash;
+	TermId		args[COMPILED_MAX_ARITY];	/* beside the rest: a lookup reads one entry */
 	TermId		atom;			/* NO_TERM until wanted */
 	int32		first;			/* its instances: [first, first + ninstances) of instance_start */
 	int32		ninstances;
@@ -59,6 +61,13 @@ typedef struct Compiled
 	bool		value;
 	bool		running;
 } Compiled;
+
+/* A query's place in the table: its hash beside, so a probe reads an entry only when they match. */
+typedef struct CompiledSlot
+{
+	uint32		hash;
+	int32		query;			/* index in compiled, -1: empty */
+} CompiledSlot;
 
 /* The compiled queries of a game are dropped past this share of gametree.gdl_memory. */
 #define COMPILED_SHARE 4
@@ -110,11 +119,8 @@ struct Prover
 	Compiled   *compiled;
 	int			ncompiled;
 	int			compiled_room;
-	int32	   *compiled_slots;	/* hash of relation and arguments -> index in compiled, -1 empty */
+	CompiledSlot *compiled_slots;	/* by hash of relation and arguments */
 	int			nslots;
-	TermId	   *compiled_args;
-	int			nargs;
-	int			args_room;
 	int32	   *instance_start; /* per instance + 1, into codes */
 	int			ninstances;
 	int			instance_room;
@@ -389,15 +395,25 @@ compiled_slot(const Prover *pv, int relation, const TermId *args, uint32 hash)
 	uint32		i = hash & mask;
 	int			arity = pv->p->relations[relation].arity;
 
-	for (; pv->compiled_slots[i] >= 0; i = (i + 1) & mask)
+	for (; pv->compiled_slots[i].query >= 0; i = (i + 1) & mask)
 	{
-		const Compiled *c = &pv->compiled[pv->compiled_slots[i]];
+		const Compiled *c = &pv->compiled[pv->compiled_slots[i].query];
 
-		if (c->hash == hash && c->relation == relation &&
-			memcmp(&pv->compiled_args[c->args], args, arity * sizeof(TermId)) == 0)
+		if (pv->compiled_slots[i].hash == hash && c->relation == relation &&
+			memcmp(c->args, args, arity * sizeof(TermId)) == 0)
 			break;
 	}
 	return i;
+}
+
+static CompiledSlot *
+new_compiled_slots(Prover *pv, int n)
+{
+	CompiledSlot *slots = MemoryContextAlloc(pv->compiled_cxt, n * sizeof(CompiledSlot));
+
+	for (int i = 0; i < n; i++)
+		slots[i].query = -1;
+	return slots;
 }
 
 /* The query of relation with args (all bound), added (not compiled yet) when new. */
@@ -409,19 +425,27 @@ compiled_of(Prover *pv, int relation, const TermId *args)
 	uint32		i = compiled_slot(pv, relation, args, hash);
 	Compiled   *c;
 
-	if (pv->compiled_slots[i] >= 0)
-		return pv->compiled_slots[i];
+	Assert(arity <= COMPILED_MAX_ARITY);
+	if (pv->compiled_slots[i].query >= 0)
+		return pv->compiled_slots[i].query;
 	if (2 * (pv->ncompiled + 1) > pv->nslots)
 	{
-		pfree(pv->compiled_slots);
+		CompiledSlot *old = pv->compiled_slots;
+		int			nold = pv->nslots;
+
 		pv->nslots *= 2;
-		pv->compiled_slots = MemoryContextAlloc(pv->compiled_cxt, pv->nslots * sizeof(int32));
-		memset(pv->compiled_slots, 0xff, pv->nslots * sizeof(int32));
-		for (int q = 0; q < pv->ncompiled; q++)
+		pv->compiled_slots = new_compiled_slots(pv, pv->nslots);
+		for (int k = 0; k < nold; k++)
 		{
-			c = &pv->compiled[q];
-			pv->compiled_slots[compiled_slot(pv, c->relation, &pv->compiled_args[c->args], c->hash)] = q;
+			uint32		j;
+
+			if (old[k].query < 0)
+				continue;
+			for (j = old[k].hash & (pv->nslots - 1); pv->compiled_slots[j].query >= 0; j = (j + 1) & (pv->nslots - 1))
+				;
+			pv->compiled_slots[j] = old[k];
 		}
+		pfree(old);
 		i = compiled_slot(pv, relation, args, hash);
 	}
 	if (pv->ncompiled == pv->compiled_room)
@@ -429,21 +453,13 @@ compiled_of(Prover *pv, int relation, const TermId *args)
 		pv->compiled_room *= 2;
 		pv->compiled = repalloc_huge(pv->compiled, pv->compiled_room * sizeof(Compiled));
 	}
-	while (pv->nargs + arity > pv->args_room)
-	{
-		pv->args_room *= 2;
-		pv->compiled_args = repalloc_huge(pv->compiled_args, pv->args_room * sizeof(TermId));
-	}
 	c = &pv->compiled[pv->ncompiled];
 	memset(c, 0, sizeof(Compiled));
 	c->relation = relation;
-	c->args = pv->nargs;
-	memcpy(&pv->compiled_args[pv->nargs], args, arity * sizeof(TermId));
-	pv->nargs += arity;
-	c->hash = hash;
+	memcpy(c->args, args, arity * sizeof(TermId));
 	c->atom = NO_TERM;
 	c->status = COMPILED_NOT_YET;
-	pv->compiled_slots[i] = pv->ncompiled;
+	pv->compiled_slots[i] = (CompiledSlot) {.hash = hash,.query = pv->ncompiled};
 	return pv->ncompiled++;
 }
 
@@ -456,11 +472,7 @@ compiled_reset(Prover *pv)
 	pv->compiled = MemoryContextAlloc(pv->compiled_cxt, pv->compiled_room * sizeof(Compiled));
 	pv->ncompiled = 0;
 	pv->nslots = 512;
-	pv->compiled_slots = MemoryContextAlloc(pv->compiled_cxt, pv->nslots * sizeof(int32));
-	memset(pv->compiled_slots, 0xff, pv->nslots * sizeof(int32));
-	pv->args_room = 1024;
-	pv->compiled_args = MemoryContextAlloc(pv->compiled_cxt, pv->args_room * sizeof(TermId));
-	pv->nargs = 0;
+	pv->compiled_slots = new_compiled_slots(pv, pv->nslots);
 	pv->instance_room = 1024;
 	pv->instance_start = MemoryContextAlloc(pv->compiled_cxt, (pv->instance_room + 1) * sizeof(int32));
 	pv->instance_start[0] = 0;
@@ -539,6 +551,7 @@ compile_emit(Join *j)
 			int			arity = pv->p->relations[lit->relation].arity;
 			TermId		args[MAX_BODY];
 
+			pv->compiling_failed = arity > COMPILED_MAX_ARITY;
 			for (int a = 0; a < arity && !pv->compiling_failed; a++)
 				pv->compiling_failed = (args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true)) == NO_TERM;
 			if (!pv->compiling_failed)
@@ -582,8 +595,8 @@ compile(Prover *pv, int32 q)
 	int			codes = pv->ncodes;
 	Compiled   *c;
 
-	/* a copy: compiled_args grows as the instances name other queries */
-	memcpy(args, &pv->compiled_args[pv->compiled[q].args], rel->arity * sizeof(TermId));
+	/* a copy: compiled moves as the instances name other queries */
+	memcpy(args, pv->compiled[q].args, rel->arity * sizeof(TermId));
 	check_memory(pv);
 	pv->compiling_failed = false;
 	join_rules(pv, pv->compiled[q].relation, args, &compile_ops, &pv->compiling_failed);
@@ -629,7 +642,7 @@ compiled_value(Prover *pv, int32 q)
 		const Relation *rel = &pv->p->relations[c->relation];
 		TermId		args[MAX_BODY];
 
-		memcpy(args, &pv->compiled_args[c->args], rel->arity * sizeof(TermId));
+		memcpy(args, c->args, rel->arity * sizeof(TermId));
 		pv->compiled_depth++;
 		value = answer_joined(pv, c->relation, args)->answers.n > 0;
 		pv->compiled_depth--;
@@ -675,7 +688,8 @@ answer(Prover *pv, int relation, const TermId *args)
 	Compiled   *c;
 	MemoryContext old;
 
-	if (pv->compile_off || pv->gave_up || !rel->dynamic || pv->uses_does[relation])
+	if (pv->compile_off || pv->gave_up || !rel->dynamic || pv->uses_does[relation] ||
+		rel->arity > COMPILED_MAX_ARITY)
 		return answer_joined(pv, relation, args);
 	for (int a = 0; a < rel->arity; a++)
 		if (args[a] == NO_TERM)
