@@ -463,7 +463,8 @@ gdl_init(void)
 							 "Most memory compiling one GDL game may use; at most gametree.max_memory.",
 							 "A quarter of it bounds the grounding of a game's network; a game whose "
 							 "network needs more is evaluated by the prover, whose queries of one state "
-							 "this also bounds.");
+							 "this also bounds, and a quarter of it the ground queries the prover keeps "
+							 "compiled across states.");
 	DefineCustomIntVariable("gametree.gdl_max_size",
 							"Largest GDL description load_game accepts.",
 							"The text is stored in gametree.gdl_games as the extension's owner and "
