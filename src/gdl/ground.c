@@ -327,6 +327,16 @@ copy_rule(Program *p, int head, int body)
  * then no longer make every (queen_threatens ...) that can ever hold,
  * about a million atoms, only to say which squares a check can come from.
  */
+/* Marks in within[] (size bytes) the variables of rule's positive literals that are kept. */
+static void
+mark_kept_variables(const Program *p, const Rule *rule, const bool *kept, bool *within, Size size)
+{
+	memset(within, 0, size);
+	for (int k = 0; k < rule->nbody; k++)
+		if (kept[k] && rule->body[k].kind == LIT_POSITIVE)
+			term_mark_variables(p->terms, rule->body[k].atom, within);
+}
+
 static const Rule *
 domain_rule(Program *p, const Rule *rule)
 {
@@ -364,16 +374,10 @@ domain_rule(Program *p, const Rule *rule)
 		if (term_unbound_variable(p->terms, lit->atom, within) < 0)
 			continue;
 		kept[i] = false;
-		memset(within, 0, size);
-		for (int k = 0; k < rule->nbody; k++)
-			if (kept[k] && rule->body[k].kind == LIT_POSITIVE)
-				term_mark_variables(p->terms, rule->body[k].atom, within);
+		mark_kept_variables(p, rule, kept, within, size);
 		kept[i] = term_unbound_variable(p->terms, rule->head, within) >= 0;
 	}
-	memset(within, 0, size);
-	for (int k = 0; k < rule->nbody; k++)
-		if (kept[k] && rule->body[k].kind == LIT_POSITIVE)
-			term_mark_variables(p->terms, rule->body[k].atom, within);
+	mark_kept_variables(p, rule, kept, within, size);
 	part->body = palloc(Max(1, rule->nbody) * sizeof(Literal));
 	for (int k = 0; k < rule->nbody; k++)
 	{
