@@ -377,17 +377,6 @@ test_holds(Join *j, int i)
 
 static void join_from(Join *j, int remaining);
 
-/*
- * A deferred literal, some of its arguments bound, is asked before its
- * turn when the best literal to join has more candidates than this: each
- * candidate would ask it again with all its arguments bound.  Measured on
- * chess.kif's random playouts (moves/s): 3 -> 665, 6 -> 658, 8 -> 915,
- * 12 -> 901, 20 -> 889 (asking costs a join; below 8 it is paid for
- * literals that had few candidates anyway); never -> 325 (prover.c's
- * COMPILED_MAX_QUERIES then leaves those threats to this join).
- */
-#define JOIN_ASK_ABOVE 12
-
 static void
 try_atom(Join *j, int i, int remaining, TermId atom)
 {
@@ -401,17 +390,6 @@ try_atom(Join *j, int i, int remaining, TermId atom)
 	undo(j, mark);
 }
 
-/* How many of atom's arguments the bindings fix. */
-static int
-bound_arguments(Join *j, TermId atom)
-{
-	int			n = 0;
-
-	for (int a = 0; a < term_arity(j->terms, atom); a++)
-		n += join_substitute(j, term_arg(j->terms, atom, a), false) != NO_TERM;
-	return n;
-}
-
 /* Joins the literals not done yet (remaining of them). */
 static void
 join_from(Join *j, int remaining)
@@ -420,8 +398,7 @@ join_from(Join *j, int remaining)
 	int			tested[MAX_BODY];
 	int			ntested = 0;
 	int			best = -1,
-				deferred = -1,
-				deferred_bound = 0;
+				deferred = -1;
 	Candidates	c = {.count = INT_MAX};
 	const Tuples *t = NULL;
 
@@ -477,13 +454,8 @@ join_from(Join *j, int remaining)
 			continue;
 		if ((ti = j->ops->source(j, i, true)) == NULL)
 		{
-			int			nbound = bound_arguments(j, rule->body[i].atom);
-
-			if (deferred < 0 || nbound > deferred_bound)
-			{
+			if (deferred < 0)
 				deferred = i;
-				deferred_bound = nbound;
-			}
 			continue;
 		}
 		ci = candidates(j, i, ti);
@@ -502,25 +474,6 @@ join_from(Join *j, int remaining)
 		Assert(j->ops->residual != NULL);
 		j->ops->emit(j);
 		return;
-	}
-	if (best >= 0 && deferred >= 0 && deferred_bound > 0 && c.count > JOIN_ASK_ABOVE)
-	{
-		/*
-		 * Many candidates, each of which would ask the deferred literal
-		 * with all its arguments bound: one question with some unbound
-		 * may answer fewer.  chess.kif's (threatened_with_capture ...):
-		 * any square but the captured one, 63, against the two bishops
-		 * that (bishop_threatens ?opponent ?u ?v ...) finds in the state.
-		 */
-		const Tuples *td = j->ops->source(j, deferred, false);
-		Candidates	cd = candidates(j, deferred, td);
-
-		if (cd.count < c.count)
-		{
-			c = cd;
-			best = deferred;
-			t = td;
-		}
 	}
 	if (best < 0)
 	{

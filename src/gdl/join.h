@@ -65,9 +65,8 @@ typedef struct JoinOps
 	/*
 	 * Where positive literal i finds its atoms.  When choosing is true, NULL
 	 * defers the literal: it is joined when no other positive literal is
-	 * left, or sooner when the others have many candidates (join.c), and
-	 * asked again with choosing false (the prover computes a derived
-	 * relation's atoms only for the bindings it then has).
+	 * left, and asked again with choosing false (the prover computes a
+	 * derived relation's atoms only for the bindings it then has).
 	 */
 	const Tuples *(*source) (Join *j, int i, bool choosing);
 	/* Negation i, its variables bound: does it hold? */

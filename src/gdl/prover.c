@@ -6,6 +6,7 @@
 #include "common/hashfn.h"
 #include "core/clock.h"
 #include "gdl/prover.h"
+#include "gdl/unfold.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -31,9 +32,10 @@ typedef struct Call
 
 /*
  * A ground query of a relation of the state (not of does), compiled the
- * first time it is asked: its rules joined once with the static relations
- * and with every fact that can ever hold, which leaves instances, each a
- * conjunction of facts and other ground queries, negated or not.  In every
+ * first time it is asked: its rules (unfolded, unfold.h) joined once with
+ * the static relations and with every fact that can ever hold, which
+ * leaves instances, each a conjunction of facts and other ground queries,
+ * negated or not.  In every
  * state after, its value is the disjunction of its instances, read off the
  * state's facts: no join, no term built.  chess.kif asks ~4,000 queries a
  * state, three quarters of them ground walks along a line
@@ -48,16 +50,6 @@ typedef enum CompiledStatus
 
 /* Queries of relations with more arguments are left to the joins. */
 #define COMPILED_MAX_ARITY 8
-
-/*
- * A query whose instances would name more queries is left to the joins:
- * chess.kif's (threatened_with_capture ...) names a threat from each of
- * 63 squares, each a query compiled when first reached, where the join
- * asks for the opponent's pieces in the state (join.c, JOIN_ASK_ABOVE).
- * Random playouts, moves/s, with that join: 478 unbounded, 950 / 906 / 908
- * at 8 / 32 / 128 (without it: 618 unbounded, 325 at 32).
- */
-#define COMPILED_MAX_QUERIES 32
 
 typedef struct Compiled
 {
@@ -100,6 +92,7 @@ struct Prover
 {
 	Grounding  *g;
 	Program    *p;
+	const Rule *unfolded;		/* p's rules unfolded (unfold.h), for compiling */
 	Tuples		state;			/* (true fact) atoms of the state */
 	Tuples		move;			/* (does role action) atoms of the joint move */
 	MemoryContext state_cxt;
@@ -122,7 +115,7 @@ struct Prover
 	TermId	   *base_atom;		/* per base node: (true X) */
 	TermId	   *next_atom;		/* per base node: (next X) */
 	TermId	   *input_atom;		/* per input: (does R A) */
-	int32	   *legal_of_input; /* per input: its legal node */
+	Tuples		legal_inputs;	/* (legal R A) of every input, in their order */
 	TermId	   *roles;
 	/* compiled ground queries (kept across states, dropped when large) */
 	MemoryContext compiled_cxt;
@@ -138,7 +131,6 @@ struct Prover
 	int			ncodes;
 	int			code_room;
 	bool		compiling_failed;	/* the query being compiled cannot be */
-	int			compiling_queries;	/* the queries its instances name so far */
 	bool		compile_off;	/* a cycle went through a compiled query: joins alone from then on */
 	bool		cycle;			/* ... seen in this run */
 	int			compiled_depth; /* compiled queries being evaluated */
@@ -297,17 +289,19 @@ static const JoinOps prover_ops = {
 };
 
 /*
- * Joins the rules of relation with ops, their heads unified with the bound
- * arguments (NO_TERM: unbound), until *stop (when not NULL) is set.
+ * Joins the rules (p's or unfolded) of relation with ops, their heads
+ * unified with the bound arguments (NO_TERM: unbound), until *stop (when
+ * not NULL) is set.
  */
 static void
-join_rules(Prover *pv, int relation, const TermId *args, const JoinOps *ops, const bool *stop)
+join_rules(Prover *pv, const Rule *rules, int relation, const TermId *args, const JoinOps *ops,
+		   const bool *stop)
 {
 	const Relation *rel = &pv->p->relations[relation];
 
 	for (int r = 0; r < rel->nrules && (stop == NULL || !*stop); r++)
 	{
-		const Rule *rule = &pv->p->rules[rel->rules[r]];
+		const Rule *rule = &rules[rel->rules[r]];
 		Join		j = {.ops = ops,.context = pv,.terms = pv->g->terms,.rule = rule,.stop = stop};
 		bool		unified = true;
 
@@ -383,7 +377,7 @@ answer_joined(Prover *pv, int relation, const TermId *args)
 	{
 		call->reentered = false;
 		before = pv->additions;
-		join_rules(pv, call->relation, call->args, &prover_ops, NULL);
+		join_rules(pv, pv->p->rules, call->relation, call->args, &prover_ops, NULL);
 	} while (call->reentered && pv->additions != before);
 	pv->depth--;
 	call->status = call->tainted ? CALL_INCOMPLETE : CALL_COMPLETE;
@@ -565,7 +559,6 @@ compile_emit(Join *j)
 			pv->compiling_failed = arity > COMPILED_MAX_ARITY;
 			for (int a = 0; a < arity && !pv->compiling_failed; a++)
 				pv->compiling_failed = (args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true)) == NO_TERM;
-			pv->compiling_failed |= ++pv->compiling_queries > COMPILED_MAX_QUERIES;
 			if (!pv->compiling_failed)
 				add_code(pv, compiled_of(pv, lit->relation, args) << CODE_SHIFT | CODE_QUERY |
 						 (negated ? CODE_NEGATED : 0));
@@ -611,8 +604,7 @@ compile(Prover *pv, int32 q)
 	memcpy(args, pv->compiled[q].args, rel->arity * sizeof(TermId));
 	check_memory(pv);
 	pv->compiling_failed = false;
-	pv->compiling_queries = 0;
-	join_rules(pv, pv->compiled[q].relation, args, &compile_ops, &pv->compiling_failed);
+	join_rules(pv, pv->unfolded, pv->compiled[q].relation, args, &compile_ops, &pv->compiling_failed);
 	c = &pv->compiled[q];
 	if (pv->compiling_failed)
 	{
@@ -788,9 +780,17 @@ run_phase(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 				values[net->terminal] = answer_all(pv, pv->p->rel_terminal)->n > 0;
 			break;
 		case PHASE_LEGAL:
+			/* a role has thousands of actions, a state a few dozen legal ones */
 			t = answer_all(pv, pv->p->rel_legal);
 			for (int i = 0; i < net->ninputs; i++)
-				values[net->input_legal[i]] = tuples_find(t, pv->legal_of_input[i]) >= 0;
+				values[net->input_legal[i]] = 0;
+			for (int k = 0; k < t->n; k++)
+			{
+				int			input = tuples_find(&pv->legal_inputs, t->atoms[k]);
+
+				if (input >= 0)
+					values[net->input_legal[input]] = 1;
+			}
 			break;
 		case PHASE_GOAL:
 			t = answer_all(pv, pv->p->rel_goal);
@@ -876,6 +876,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	pv->g = g;
 	pv->memory_limit = g->memory_limit;
 	pv->p = p;
+	pv->unfolded = unfolded_rules(p);
 	pv->state_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL state",
 										  ALLOCSET_DEFAULT_SIZES);
 	pv->move_cxt = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL move",
@@ -912,14 +913,13 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	for (int i = 0; i < net->nbase; i++)
 		tuples_insert(g->terms, &pv->domain, 1, pv->base_atom[i]);
 	pv->input_atom = palloc(Max(1, net->ninputs) * sizeof(TermId));
-	pv->legal_of_input = palloc(Max(1, net->ninputs) * sizeof(TermId));
 	for (int r = 0; r < net->nroles; r++)
 		for (int i = net->role_inputs[r]; i < net->role_inputs[r + 1]; i++)
 		{
 			TermId		args[2] = {roles[r], net->input_terms[i]};
 
 			pv->input_atom[i] = term_function(g->terms, p->kw.does, 2, args);
-			pv->legal_of_input[i] = term_function(g->terms, p->kw.legal, 2, args);
+			tuples_insert(g->terms, &pv->legal_inputs, 2, term_function(g->terms, p->kw.legal, 2, args));
 		}
 	return pv;
 }
