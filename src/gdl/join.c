@@ -486,7 +486,11 @@ join_from(Join *j, int remaining)
 	if (c.count == 0)
 		;
 	else if (c.exact)
-		try_atom(j, best, remaining - 1, c.atom);
+	{
+		/* every variable is bound: the atom is the literal substituted, nothing to unify */
+		j->matched[best] = c.atom;
+		join_from(j, remaining - 1);
+	}
 	else if (c.slot >= 0)
 	{
 		for (int idx = t->index_last[c.slot]; idx >= c.lo; idx = t->previous[c.path][idx])
