@@ -74,10 +74,24 @@ typedef struct CompiledSlot
 /* The compiled queries of a game are dropped past this share of gametree.gdl_memory. */
 #define COMPILED_SHARE 4
 
-/* An instance's literal: a fact (base node) or a compiled query, and whether negated. */
+/*
+ * An instance's literal: a fact (base node), a compiled query or a lazy
+ * one, and whether negated.  A query is written out lazily (LazyQuery) and
+ * found or added among the compiled ones when an evaluation first reaches
+ * it, which most never do: chess.kif's (threatened_with_capture ...) has an
+ * instance per square, a piece there and the line to the king, and only
+ * the squares that hold the piece reach the line.
+ */
 #define CODE_QUERY 1
 #define CODE_NEGATED 2
-#define CODE_SHIFT 2
+#define CODE_LAZY 4
+#define CODE_SHIFT 3
+
+typedef struct LazyQuery
+{
+	int			relation;
+	TermId		args[COMPILED_MAX_ARITY];
+} LazyQuery;
 
 /* The queries answered for one state, or one joint move. */
 typedef struct Memo
@@ -130,6 +144,9 @@ struct Prover
 	int32	   *codes;
 	int			ncodes;
 	int			code_room;
+	LazyQuery  *lazy;			/* CODE_LAZY's queries */
+	int			nlazy;
+	int			lazy_room;
 	bool		compiling_failed;	/* the query being compiled cannot be */
 	bool		compile_off;	/* a cycle went through a compiled query: joins alone from then on */
 	bool		cycle;			/* ... seen in this run */
@@ -485,6 +502,9 @@ compiled_reset(Prover *pv)
 	pv->code_room = 4096;
 	pv->codes = MemoryContextAlloc(pv->compiled_cxt, pv->code_room * sizeof(int32));
 	pv->ncodes = 0;
+	pv->lazy_room = 256;
+	pv->lazy = MemoryContextAlloc(pv->compiled_cxt, pv->lazy_room * sizeof(LazyQuery));
+	pv->nlazy = 0;
 }
 
 static void
@@ -560,8 +580,16 @@ compile_emit(Join *j)
 			for (int a = 0; a < arity && !pv->compiling_failed; a++)
 				pv->compiling_failed = (args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true)) == NO_TERM;
 			if (!pv->compiling_failed)
-				add_code(pv, compiled_of(pv, lit->relation, args) << CODE_SHIFT | CODE_QUERY |
-						 (negated ? CODE_NEGATED : 0));
+			{
+				if (pv->nlazy == pv->lazy_room)
+				{
+					pv->lazy_room *= 2;
+					pv->lazy = repalloc_huge(pv->lazy, pv->lazy_room * sizeof(LazyQuery));
+				}
+				pv->lazy[pv->nlazy].relation = lit->relation;
+				memcpy(pv->lazy[pv->nlazy].args, args, arity * sizeof(TermId));
+				add_code(pv, pv->nlazy++ << CODE_SHIFT | CODE_LAZY | (negated ? CODE_NEGATED : 0));
+			}
 			continue;
 		}
 		atom = lit->kind == LIT_POSITIVE ? j->matched[k] : join_substitute(j, lit->atom, true);
@@ -666,7 +694,17 @@ compiled_value(Prover *pv, int32 q)
 			for (int k = pv->instance_start[i]; k < pv->instance_start[i + 1] && value; k++)
 			{
 				int32		code = pv->codes[k];
-				bool		holds = code & CODE_QUERY ? compiled_value(pv, code >> CODE_SHIFT) :
+				bool		holds;
+
+				if (code & CODE_LAZY)
+				{
+					const LazyQuery *lazy = &pv->lazy[code >> CODE_SHIFT];
+
+					code = compiled_of(pv, lazy->relation, lazy->args) << CODE_SHIFT | CODE_QUERY |
+						(code & CODE_NEGATED);
+					pv->codes[k] = code;
+				}
+				holds = code & CODE_QUERY ? compiled_value(pv, code >> CODE_SHIFT) :
 					pv->facts[code >> CODE_SHIFT];
 
 				value = holds != ((code & CODE_NEGATED) != 0);
