@@ -65,8 +65,10 @@ typedef struct JoinOps
 	/*
 	 * Where positive literal i finds its atoms.  When choosing is true, NULL
 	 * defers the literal: it is joined when no other positive literal is
-	 * left, and asked again with choosing false (the prover computes a
-	 * derived relation's atoms only for the bindings it then has).
+	 * left, or sooner when the others have many candidates and it is bound
+	 * enough (join.c, JOIN_ASK_ABOVE), and asked again with choosing false
+	 * (the prover computes a derived relation's atoms only for the bindings
+	 * it then has).
 	 */
 	const Tuples *(*source) (Join *j, int i, bool choosing);
 	/* Negation i, its variables bound: does it hold? */
