@@ -35,9 +35,9 @@ typedef struct Call
  * first time it is asked: its rules (unfolded, unfold.h) joined once with
  * the static relations and with every fact that can ever hold, which
  * leaves instances, each a conjunction of facts and other ground queries,
- * negated or not.  In every
- * state after, its value is the disjunction of its instances, read off the
- * state's facts: no join, no term built.  chess.kif asks ~4,000 queries a
+ * negated or not.  In every state after, its value is the disjunction of
+ * its instances, read off the state's facts: no join, no term built.
+ * chess.kif asks ~4,000 queries a
  * state, three quarters of them ground walks along a line
  * ((clear_diagonal_ne_ig ...)), each the same join state after state.
  */
@@ -115,6 +115,7 @@ struct Prover
 	Memo		state_memo;		/* relations that do not depend on does */
 	Memo		move_memo;
 	bool	   *uses_does;		/* per relation */
+	bool		terminal_reads_legal;	/* terminal depends on legal */
 	Call	  **stack;			/* running calls */
 	int			depth;
 	int			stack_room;
@@ -332,6 +333,50 @@ join_rules(Prover *pv, const Rule *rules, int relation, const TermId *args, cons
 	}
 }
 
+/*
+ * A new query with some arguments bound, answered from the complete
+ * answers of its relation asked with none bound, when the memo has them:
+ * those whose bound arguments match.  False when it has not.
+ */
+static bool
+answered_by_general(Prover *pv, Memo *m, Call *call)
+{
+	const TermStore *ts = pv->g->terms;
+	int			arity = pv->p->relations[call->relation].arity;
+	TermId		none[MAX_BODY];
+	bool		bound = false;
+	const Call *general;
+	MemoryContext old;
+
+	for (int a = 0; a < arity; a++)
+	{
+		none[a] = NO_TERM;
+		bound |= call->args[a] != NO_TERM;
+	}
+	if (!bound)
+		return false;
+	for (general = m->buckets[call_hash(call->relation, none, arity) & (m->nbuckets - 1)];
+		 general != NULL; general = general->next)
+		if (general->relation == call->relation &&
+			memcmp(general->args, none, arity * sizeof(TermId)) == 0)
+			break;
+	if (general == NULL || general->status != CALL_COMPLETE)
+		return false;
+	old = MemoryContextSwitchTo(m->cxt);
+	for (int k = 0; k < general->answers.n; k++)
+	{
+		TermId		atom = general->answers.atoms[k];
+		bool		match = true;
+
+		for (int a = 0; a < arity && match; a++)
+			match = call->args[a] == NO_TERM || term_arg(ts, atom, a) == call->args[a];
+		if (match)
+			tuples_insert(ts, &call->answers, arity, atom);
+	}
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
 static Call *
 answer_joined(Prover *pv, int relation, const TermId *args)
 {
@@ -381,6 +426,11 @@ answer_joined(Prover *pv, int relation, const TermId *args)
 		call->next = m->buckets[hash & (m->nbuckets - 1)];
 		m->buckets[hash & (m->nbuckets - 1)] = call;
 		m->ncalls++;
+		if (answered_by_general(pv, m, call))
+		{
+			call->status = CALL_COMPLETE;
+			return call;
+		}
 	}
 	if (pv->depth == pv->stack_room)
 	{
@@ -814,6 +864,15 @@ run_phase(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 			/* a cache, dropped when it takes more than its share */
 			if (MemoryContextMemAllocated(pv->compiled_cxt, true) > pv->memory_limit / COMPILED_SHARE)
 				compiled_reset(pv);
+			/*
+			 * legal first, when terminal asks it (a player without a legal
+			 * move is stuck): terminal's narrower questions are then read off
+			 * its answers (answered_by_general), not joined again.  Perft on
+			 * the prover: checkers.kif 1.48 times faster; chess.kif's random
+			 * playouts 1.07 times
+			 */
+			if (pv->terminal_reads_legal)
+				(void) answer_all(pv, pv->p->rel_legal);
 			if (net->terminal >= 0)
 				values[net->terminal] = answer_all(pv, pv->p->rel_terminal)->n > 0;
 			break;
@@ -938,6 +997,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 
 	/* relations whose answers change with the move */
 	pv->uses_does = program_depends_on(p, p->rel_does);
+	pv->terminal_reads_legal = program_depends_on(p, p->rel_legal)[p->rel_terminal];
 
 	pv->base_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
 	pv->next_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
