@@ -37,9 +37,9 @@ typedef struct Call
  * leaves instances, each a conjunction of facts and other ground queries,
  * negated or not.  In every state after, its value is the disjunction of
  * its instances, read off the state's facts: no join, no term built.
- * chess.kif asks ~4,000 queries a
- * state, three quarters of them ground walks along a line
- * ((clear_diagonal_ne_ig ...)), each the same join state after state.
+ * chess.kif asks ~4,000 queries a state, three quarters of them ground
+ * walks along a line ((clear_diagonal_ne_ig ...)), each the same join
+ * state after state.
  */
 typedef enum CompiledStatus
 {
