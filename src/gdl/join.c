@@ -426,6 +426,7 @@ count_variables(const Join *j, TermId t, int *bound, int *unbound)
 			(*unbound)++;
 		return;
 	}
+	check_stack_depth();
 	for (int i = 0; i < n->nargs; i++)
 		count_variables(j, term_arg(ts, t, i), bound, unbound);
 }

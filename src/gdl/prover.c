@@ -194,6 +194,19 @@ memo_grow(Memo *m)
 	m->nbuckets = n;
 }
 
+/* The query of relation with args (hash: call_hash's) in m, or NULL. */
+static Call *
+memo_find(const Memo *m, int relation, const TermId *args, int arity, uint32 hash)
+{
+	Call	   *call;
+
+	for (call = m->buckets[hash & (m->nbuckets - 1)]; call != NULL; call = call->next)
+		if (call->hash == hash && call->relation == relation &&
+			memcmp(call->args, args, arity * sizeof(TermId)) == 0)
+			break;
+	return call;
+}
+
 static Call *answer(Prover *pv, int relation, const TermId *args);
 
 /*
@@ -355,11 +368,7 @@ answered_by_general(Prover *pv, Memo *m, Call *call)
 	}
 	if (!bound)
 		return false;
-	for (general = m->buckets[call_hash(call->relation, none, arity) & (m->nbuckets - 1)];
-		 general != NULL; general = general->next)
-		if (general->relation == call->relation &&
-			memcmp(general->args, none, arity * sizeof(TermId)) == 0)
-			break;
+	general = memo_find(m, call->relation, none, arity, call_hash(call->relation, none, arity));
 	if (general == NULL || general->status != CALL_COMPLETE)
 		return false;
 	old = MemoryContextSwitchTo(m->cxt);
@@ -397,10 +406,7 @@ answer_joined(Prover *pv, int relation, const TermId *args)
 		pv->gave_up = true;
 		return &pv->nothing;
 	}
-	for (call = m->buckets[hash & (m->nbuckets - 1)]; call != NULL; call = call->next)
-		if (call->hash == hash && call->relation == relation &&
-			memcmp(call->args, args, arity * sizeof(TermId)) == 0)
-			break;
+	call = memo_find(m, relation, args, arity, hash);
 	if (call != NULL && call->status == CALL_COMPLETE)
 		return call;
 	if (call != NULL && call->status == CALL_RUNNING)
