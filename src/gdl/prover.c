@@ -128,7 +128,7 @@ struct Prover
 	Call		nothing;		/* the answer of every query once the run gave up */
 	/* terms of the output nodes */
 	TermId	   *base_atom;		/* per base node: (true X) */
-	TermId	   *next_atom;		/* per base node: (next X) */
+	Tuples		next_atoms;		/* (next X) of every base node, in their order */
 	TermId	   *input_atom;		/* per input: (does R A) */
 	Tuples		legal_inputs;	/* (legal R A) of every input, in their order */
 	TermId	   *roles;
@@ -915,9 +915,17 @@ run_phase(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 			load_atoms(pv, &pv->move, pv->move_cxt, pv->input_atom, values + net->nbase,
 					   net->ninputs, 2);
 			memo_reset(&pv->move_memo);
+			/* as legal: thousands of facts can hold, a state holds a few dozen */
 			t = answer_all(pv, pv->p->rel_next);
 			for (int i = 0; i < net->nbase; i++)
-				values[net->base_next[i]] = tuples_find(t, pv->next_atom[i]) >= 0;
+				values[net->base_next[i]] = 0;
+			for (int k = 0; k < t->n; k++)
+			{
+				int			base = tuples_find(&pv->next_atoms, t->atoms[k]);
+
+				if (base >= 0)
+					values[net->base_next[base]] = 1;
+			}
 			break;
 		case NUM_PHASES:
 			break;
@@ -1006,11 +1014,10 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	pv->terminal_reads_legal = program_depends_on(p, p->rel_legal)[p->rel_terminal];
 
 	pv->base_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
-	pv->next_atom = palloc(Max(1, net->nbase) * sizeof(TermId));
 	for (int i = 0; i < net->nbase; i++)
 	{
 		pv->base_atom[i] = term_function(g->terms, p->kw.true_, 1, &net->base_terms[i]);
-		pv->next_atom[i] = term_function(g->terms, p->kw.next, 1, &net->base_terms[i]);
+		tuples_insert(g->terms, &pv->next_atoms, 1, term_function(g->terms, p->kw.next, 1, &net->base_terms[i]));
 	}
 	/* base node i is atom i of the domain */
 	pv->facts = palloc0(Max(1, net->nbase));
