@@ -379,8 +379,9 @@ answered_by_general(Prover *pv, Memo *m, Call *call)
 
 		for (int a = 0; a < arity && match; a++)
 			match = call->args[a] == NO_TERM || term_arg(ts, atom, a) == call->args[a];
-		if (match)
-			tuples_insert(ts, &call->answers, arity, atom);
+		/* counted as prover_emit counts its answers, for gametree.gdl_memory */
+		if (match && tuples_insert(ts, &call->answers, arity, atom) && ++pv->additions % 4096 == 0)
+			check_memory(pv);
 	}
 	MemoryContextSwitchTo(old);
 	return true;
