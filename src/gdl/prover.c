@@ -575,6 +575,20 @@ add_code(Prover *pv, int32 code)
 	pv->codes[pv->ncodes++] = code;
 }
 
+/* A query written out for CODE_LAZY: its index in lazy. */
+static int32
+add_lazy(Prover *pv, int relation, const TermId *args, int arity)
+{
+	if (pv->nlazy == pv->lazy_room)
+	{
+		pv->lazy_room *= 2;
+		pv->lazy = repalloc_huge(pv->lazy, pv->lazy_room * sizeof(LazyQuery));
+	}
+	pv->lazy[pv->nlazy].relation = relation;
+	memcpy(pv->lazy[pv->nlazy].args, args, arity * sizeof(TermId));
+	return pv->nlazy++;
+}
+
 static bool
 compile_residual(Join *j, int i)
 {
@@ -637,16 +651,8 @@ compile_emit(Join *j)
 			for (int a = 0; a < arity && !pv->compiling_failed; a++)
 				pv->compiling_failed = (args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true)) == NO_TERM;
 			if (!pv->compiling_failed)
-			{
-				if (pv->nlazy == pv->lazy_room)
-				{
-					pv->lazy_room *= 2;
-					pv->lazy = repalloc_huge(pv->lazy, pv->lazy_room * sizeof(LazyQuery));
-				}
-				pv->lazy[pv->nlazy].relation = lit->relation;
-				memcpy(pv->lazy[pv->nlazy].args, args, arity * sizeof(TermId));
-				add_code(pv, pv->nlazy++ << CODE_SHIFT | CODE_LAZY | (negated ? CODE_NEGATED : 0));
-			}
+				add_code(pv, add_lazy(pv, lit->relation, args, arity) << CODE_SHIFT | CODE_LAZY |
+						 (negated ? CODE_NEGATED : 0));
 			continue;
 		}
 		atom = lit->kind == LIT_POSITIVE ? j->matched[k] : join_substitute(j, lit->atom, true);
