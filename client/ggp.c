@@ -212,12 +212,17 @@ parse_clock(const Sexpr *e, double *seconds)
 	return errno == 0 && end != e->symbol && *end == '\0' && *seconds > 0 && *seconds <= 86400;
 }
 
-/* What a request gets: the HTTP status, the body, and a slot to settle and unlock once the reply is out. */
+/*
+ * What a request gets: the HTTP status, the body, and the work left for
+ * once the reply is out: a slot to settle and unlock, or a stop or abort
+ * message whose match is to be ended.
+ */
 typedef struct Reply
 {
 	int			status;
 	char	   *body;
 	Slot	   *held;
+	Sexpr	   *ending;
 } Reply;
 
 static void
@@ -334,24 +339,58 @@ on_play(const Sexpr *msg, double received, Reply *r)
 	r->held = slot;
 }
 
-static void
-on_end(const Sexpr *msg, bool aborted, Reply *r)
+/* Whether a match of this id is being played (started, not ended). */
+static bool
+match_known(const char *id)
 {
-	Slot	   *slot;
+	bool		known = false;
+
+	pthread_mutex_lock(&registry.lock);
+	for (int i = 0; i < MAX_MATCHES && !known; i++)
+		known = registry.slots[i].id && registry.slots[i].match && strcmp(registry.slots[i].id, id) == 0;
+	pthread_mutex_unlock(&registry.lock);
+	return known;
+}
+
+/*
+ * A stop or abort is answered at once and its match ended after the reply:
+ * the end waits for the match's last search to settle and drops the tree,
+ * which on a busy server can take longer than the clock the manager gives
+ * the reply, and the manager learns nothing from it either way.
+ */
+static void
+on_end(Sexpr *msg, bool aborted, Reply *r)
+{
+	if (msg->n != (aborted ? 2 : 3) || !msg->items[1]->symbol)
+		reply_error(r, 400, "%s", aborted ? "abort takes MATCHID" : "stop takes MATCHID MOVES");
+	else if (!match_known(msg->items[1]->symbol))
+		reply_error(r, 400, "no match %s is being played", msg->items[1]->symbol);
+	else
+	{
+		r->body = xstrdup("done");
+		r->ending = msg;
+	}
+}
+
+/* Ends the match of a stop or abort that on_end answered, unless another request ended it meanwhile. */
+static void
+end_match(const Sexpr *msg)
+{
+	bool		aborted = msg->n == 2;
+	Slot	   *slot = slot_find(msg->items[1]->symbol);
 	StrBuf		log;
 	bool		ended;
 
-	slot = request_slot(msg, aborted ? 2 : 3, aborted ? "abort takes MATCHID" : "stop takes MATCHID MOVES", r);
 	if (!slot)
+	{
+		log_line("match %s: ended already", msg->items[1]->symbol);
 		return;
+	}
 	sb_init(&log);
 	ended = aborted ? match_abort(&player, slot->match, &log) :
 		match_stop(&player, slot->match, msg->items[2], &log);
-	log_line("match %s: %s: %s", slot->match->id, aborted ? "aborted" : "stopped", log.data);
-	if (ended)
-		r->body = xstrdup("done");
-	else
-		reply_error(r, 400, "match %s: %s", slot->match->id, log.data);
+	log_line("match %s: %s%s: %s", slot->match->id, aborted ? "aborted" : "stopped",
+			 ended ? "" : ", the record not ended", log.data);
 	sb_free(&log);
 	/* the manager is done with it either way */
 	slot_release(slot);
@@ -398,7 +437,8 @@ dispatch(const char *body, size_t len, double received, Reply *r)
 		on_end(msg, true, r);
 	else
 		reply_error(r, 400, "unknown request \"%.40s\"", kind);
-	sexpr_free(msg);
+	if (msg != r->ending)
+		sexpr_free(msg);
 }
 
 /* The request's kind and match, for the log: its first 80 bytes on one line. */
@@ -420,7 +460,7 @@ serve(void *arg)
 	HttpRequest req;
 	char		error[256];
 	int			status;
-	Reply		r = {200, NULL, NULL};
+	Reply		r = {200, NULL, NULL, NULL};
 	double		received;
 
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
@@ -455,6 +495,11 @@ serve(void *arg)
 	{
 		match_settle(r.held->match);
 		pthread_mutex_unlock(&r.held->lock);
+	}
+	if (r.ending)
+	{
+		end_match(r.ending);
+		sexpr_free(r.ending);
 	}
 	free(r.body);
 	if (status == 0)

@@ -79,9 +79,18 @@ match() {
 # field ID EXPR: a value of the match's summary (python expression over s).
 field() { python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print($2)" "$WORK/$1.json" 2>/dev/null; }
 
+# ended ID: waits (20 s at most) for the players to end their records of the match, which they do after replying to the stop or abort.
+ended() {
+	for _ in $(seq 200); do
+		[ "$(q "SELECT count(*) FROM gametree.matches WHERE match_id = '$1' AND status = 'playing'")" = 0 ] && return
+		sleep 0.1
+	done
+}
+
 # check_match ID: every reply well-formed, legal and in time, and each player's record equal to the manager's match.
 check_match() {
 	local id=$1 rc; rc=$(cat "$WORK/$id.rc")
+	ended "$id"
 	if [ "$rc" = 0 ]; then
 		ok "$id: $(field "$id" "len(s['moves'])") joint moves, goals $(field "$id" "json.dumps(s['goals'])"), every reply legal and within its clock (worst margin $(field "$id" "s['worst_margin']") s)"
 	else
@@ -202,6 +211,7 @@ for kif in "$GT_ROOT"/test/data/gdl/*.kif; do
 	[ "$f" = chess ] && start=12
 	match "$f" "$id" "$start" 1 "${players[@]}" --max-plies 3
 	rc=$(cat "$WORK/$id.rc")
+	ended "$id"
 	# (abort ...) carries no moves: an aborted match's records lack its last joint move
 	records=$(q "SELECT count(*) FILTER (WHERE status = CASE WHEN $(field "$id" "str(s['aborted']).lower()") THEN 'aborted' ELSE 'done' END
 	                                      AND tree IS NULL AND moves = '$(field "$id" "json.dumps(s['moves'][:-1] if s['aborted'] else s['moves'])")'::jsonb)
