@@ -68,7 +68,8 @@ typedef struct JoinOps
 	 * left, or sooner when the others have many candidates and it is bound
 	 * enough (join.c, JOIN_ASK_ABOVE), and asked again with choosing false
 	 * (the prover computes a derived relation's atoms only for the bindings
-	 * it then has).
+	 * it then has, and offers at once those it has at hand: a recursive
+	 * query's answers so far).
 	 */
 	const Tuples *(*source) (Join *j, int i, bool choosing);
 	/* Negation i, its variables bound: does it hold? */
