@@ -517,6 +517,9 @@ join_from(Join *j, int remaining)
 		}
 		if (c.count == 0)
 			return;
+		/* none can do better but by failing, which the next literals' turn finds as soon */
+		if (c.count == 1)
+			break;
 	}
 	if (best < 0 && deferred < 0)
 	{
