@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(26);
+SELECT plan(29);
 
 \ir helpers.psql
 
@@ -112,6 +112,25 @@ SELECT ok((SELECT abs((utility->>'white')::numeric - 62.003059) < 1.2
              FROM gametree.playouts('playouts_unfold_prover', max_playouts => 20000, seed => 1))
           AND pg_temp.games_played('playouts_unfold_prover', 300) = pg_temp.games_played('playouts_unfold', 300),
           'on the prover, 20,000 random games: white''s mean goal within 1.2 of 62.003; 300 games the same as the network''s');
+
+-- chess.kif's rules on a 4x4 board (test/data/games/chess4x4.kif): the
+-- network grounds them, the prover answers them as it does chess.kif's,
+-- with (threatened_with_capture ...), a relation whose captured square only
+-- filters, joined rather than compiled (src/gdl/prover.c,
+-- filtered_relations).  Its perft 1..5 on the network, and on the prover
+-- the same, and 200 seeded games move for move; with that relation taken
+-- as never holding, the prover's perft 3 came out 116 and the games
+-- differed.
+\set kif `cat test/data/games/chess4x4.kif`
+SELECT engine FROM gametree.load_game('playouts_chess4x4', :'kif') \gset
+SET LOCAL gametree.gdl_memory = '4MB';
+SELECT engine || ' ' || :'engine' AS engines FROM gametree.load_game('playouts_chess4x4_prover', :'kif') \gset
+RESET gametree.gdl_memory;
+SELECT is(:'engines'::text, 'prover network', 'chess4x4.kif on the network, and on the prover at 4 MB');
+SELECT is(pg_temp.perfts('playouts_chess4x4', 5) || ' ' || pg_temp.perfts('playouts_chess4x4_prover', 5),
+          '6,21,112,547,3201 6,21,112,547,3201', 'its perft 1..5 on both');
+SELECT is(pg_temp.games_played('playouts_chess4x4_prover', 200), pg_temp.games_played('playouts_chess4x4', 200),
+          '200 random games, the same on the prover and the network');
 
 -- Limits.
 SELECT ok((SELECT seconds >= 0.2 AND seconds < 1 AND playouts > 0 FROM gametree.playouts('chess', time_limit => '200 ms')),
