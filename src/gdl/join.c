@@ -8,6 +8,7 @@
 #include "common/hashfn.h"
 #include "gdl/join.h"
 #include "miscadmin.h"
+#include "utils/memutils.h"
 
 static TupleSlot *
 new_slots(int n)
@@ -98,7 +99,7 @@ index_atom(const TermStore *ts, Tuples *t, int idx)
 	}
 }
 
-/* A larger index, with the atoms linked again in order. */
+/* A larger index, with the atoms indexed so far linked again in order. */
 static void
 rebuild_index(const TermStore *ts, Tuples *t)
 {
@@ -114,8 +115,27 @@ rebuild_index(const TermStore *ts, Tuples *t)
 	t->index_last = palloc_extended(t->index_size * sizeof(int32), MCXT_ALLOC_HUGE);
 	t->index_count = palloc_extended(t->index_size * sizeof(int32), MCXT_ALLOC_HUGE);
 	t->index_used = 0;
-	for (int i = 0; i < t->n; i++)
+	for (int i = 0; i < t->indexed; i++)
 		index_atom(ts, t, i);
+}
+
+/* Adds the atoms not indexed yet to the index, in the memory of t's atoms. */
+static void
+index_up_to_date(const TermStore *ts, Tuples *t)
+{
+	MemoryContext old;
+
+	if (t->indexed == t->n || t->npaths == 0)
+		return;
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(t->atoms));
+	while (t->indexed < t->n)
+	{
+		/* room for every path of the atom, before any is linked */
+		if (2 * (t->index_used + t->npaths) > t->index_size)
+			rebuild_index(ts, t);
+		index_atom(ts, t, t->indexed++);
+	}
+	MemoryContextSwitchTo(old);
 }
 
 Size
@@ -192,14 +212,10 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 			t->set[i].index = k;
 		}
 	}
-	/* room for every path of the atom, before any is linked */
-	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
-		rebuild_index(ts, t);
 	t->atoms[t->n] = atom;
 	i = find_slot(t->set, t->set_size, atom);
 	t->set[i].atom = atom;
 	t->set[i].index = t->n;
-	index_atom(ts, t, t->n);
 	t->n++;
 	return true;
 }
@@ -349,6 +365,8 @@ candidates(Join *j, int i, const Tuples *t)
 		c.count = idx >= c.lo && idx < c.hi ? 1 : 0;
 		return c;
 	}
+	/* the index is a cache of t's atoms: brought up to date, t is the same set */
+	index_up_to_date(ts, unconstify(Tuples *, t));
 	for (int a = 0; a < arity && c.count > 0; a++)
 	{
 		TermId		arg = term_arg(ts, lit->atom, a);

@@ -41,6 +41,13 @@ typedef struct Tuples
 	int			index_used;
 	int			npaths;
 	int32	  **previous;		/* per path, per atom: the atom before with the same term there */
+	/*
+	 * atoms [0, indexed) are in the index: the rest are added when a join
+	 * first looks a term up in it, so that atoms only ever found whole (a
+	 * state's next facts, a query's answers read off one by one) cost no
+	 * index
+	 */
+	int			indexed;
 } Tuples;
 
 /* Index of atom in t, or -1. */
