@@ -883,9 +883,34 @@ load_atoms(Prover *pv, Tuples *t, MemoryContext cxt, const TermId *atoms, const 
 	memset(t, 0, sizeof(Tuples));
 	old = MemoryContextSwitchTo(cxt);
 	for (int i = 0; i < n; i++)
+	{
+		/* eight at a time past the zeros: a joint move sets two of chess.kif's 9,638 inputs */
+		if (i % 8 == 0 && i + 8 <= n)
+		{
+			uint64		word;
+
+			memcpy(&word, values + i, sizeof(word));
+			if (word == 0)
+			{
+				i += 7;
+				continue;
+			}
+		}
 		if (values[i])
 			tuples_insert(pv->g->terms, t, arity, atoms[i]);
+	}
 	MemoryContextSwitchTo(old);
+}
+
+/* Sets the n nodes to 0: at once when they are numbered one after the other (propnet_outputs numbers them so). */
+static void
+clear_nodes(uint8 *values, const int32 *nodes, int n)
+{
+	if (n > 0 && nodes[n - 1] - nodes[0] == n - 1)
+		memset(values + nodes[0], 0, n);
+	else
+		for (int i = 0; i < n; i++)
+			values[nodes[i]] = 0;
 }
 
 /*
@@ -939,8 +964,7 @@ run_phase(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 		case PHASE_LEGAL:
 			/* a role has thousands of actions, a state a few dozen legal ones */
 			t = answer_all(pv, pv->p->rel_legal);
-			for (int i = 0; i < net->ninputs; i++)
-				values[net->input_legal[i]] = 0;
+			clear_nodes(values, net->input_legal, net->ninputs);
 			for (int k = 0; k < t->n; k++)
 			{
 				int			input = tuples_find(&pv->legal_inputs, t->atoms[k]);
@@ -971,8 +995,7 @@ run_phase(Prover *pv, const Propnet *net, ProverPhase phase, uint8 *values)
 			memo_reset(&pv->move_memo);
 			/* as legal: thousands of facts can hold, a state holds a few dozen */
 			t = answer_all(pv, pv->p->rel_next);
-			for (int i = 0; i < net->nbase; i++)
-				values[net->base_next[i]] = 0;
+			clear_nodes(values, net->base_next, net->nbase);
 			for (int k = 0; k < t->n; k++)
 			{
 				int			base = tuples_find(&pv->next_atoms, t->atoms[k]);
