@@ -482,6 +482,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	net->order = b.order;
 	net->norder = b.norder;
 	propnet_factor_actions(net);
+	propnet_fold_copies(net);
 	propnet_prune(net);
 	return net;
 }

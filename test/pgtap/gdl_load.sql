@@ -6,7 +6,7 @@
 -- game and tree made here is named gdl_load_...; leftovers of a run that
 -- stopped half way are removed first.
 SET client_min_messages = warning;
-SELECT plan(64);
+SELECT plan(66);
 SELECT now() AS started \gset
 
 \ir helpers.psql
@@ -208,6 +208,25 @@ SELECT is(pg_temp.perfts('gdl_load_small_ttt3', 3) || ' ' || pg_temp.perfts('gdl
           pg_temp.perfts('gdl_load_tictactoe_3player', 3) || ' ' || pg_temp.perfts('gdl_load_pacman3p', 4)
           || ' ' || pg_temp.perfts('gdl_load_englishDraughts', 4),
           'on the prover, tictactoe_3player, pacman3p and englishDraughts have the perft of their networks');
+
+-- A node that copies another (one rule of one literal), or negates it, is
+-- read through: q1, q2 and q3 leave the network with their rules (21 nodes
+-- and 13 rules without this), and the game plays as counted by hand:
+-- flip from p, then flop or wait, then flip after flop, until step 3.
+SELECT is((SELECT rules || ' rules, ' || nodes || ' nodes' FROM gametree.load_game('gdl_load_copies', $$
+  (role a) (init (p)) (init (step 0))
+  (<= (q1) (true (p))) (<= (q2) (q1)) (<= (q3) (not (q2)))
+  (<= (legal a flip) (q2)) (<= (legal a flop) (q3)) (<= (legal a wait) (q3))
+  (<= (next (p)) (does a flop))
+  (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y)) (succ 0 1) (succ 1 2) (succ 2 3)
+  (<= terminal (true (step 3)))
+  (<= (goal a 100) (q2)) (<= (goal a 0) (q3))
+$$)), '10 rules, 18 nodes', 'copies of a node, and a negated one, are folded into their readers');
+SELECT is(pg_temp.perfts('gdl_load_copies', 4) || ' ' ||
+          (SELECT string_agg(gametree.goal('gdl_load_copies', gametree.next('gdl_load_copies', gametree.next('gdl_load_copies',
+             gametree.next('gdl_load_copies', gametree.initial('gdl_load_copies'), '"flip"'), '"wait"'), m))::text, ' ' ORDER BY m::text)
+             FROM (VALUES ('"flop"'::jsonb), ('"wait"')) v(m)),
+          '1,2,3,0 {"a": 100} {"a": 0}', 'and the folded game plays as counted by hand: perft 1..4, goals after flip, wait, flop or wait');
 
 -- A load rolled back leaves nothing, in this session's memory either.
 BEGIN;
