@@ -182,6 +182,7 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 {
 	int			i;
 
+	Assert(t->dense == NULL);
 	if (tuples_find(t, atom) >= 0)
 		return false;
 	if (t->n == t->room)
@@ -218,6 +219,90 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 	t->set[i].index = t->n;
 	t->n++;
 	return true;
+}
+
+Size
+tuples_make_dense(const TermStore *ts, Tuples *t, int arity, int64 max_bits)
+{
+	MemoryContext old;
+	DenseSet   *d;
+	int			nvalues[DENSE_MAX_ARITY];
+	int64		combinations = 1;
+	Size		size;
+
+	Assert(t->dense == NULL);
+	if (arity < 1 || arity > DENSE_MAX_ARITY || t->n == 0)
+		return 0;
+	for (int k = 0; k < t->n; k++)
+		for (int a = 0; a < arity; a++)
+			if (term_node(ts, term_arg(ts, t->atoms[k], a))->kind != TERM_SYMBOL)
+				return 0;
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(t->atoms));
+	d = palloc(sizeof(DenseSet));
+	d->arity = arity;
+	d->nsymbols = ts->nsymbols;
+	d->place = palloc(arity * ts->nsymbols * sizeof(int16));
+	memset(d->place, 0xff, arity * ts->nsymbols * sizeof(int16));
+	for (int a = 0; a < arity && combinations <= max_bits; a++)
+	{
+		int16	   *place = d->place + a * ts->nsymbols;
+
+		nvalues[a] = 0;
+		/* past max_bits values, the set is not made: places fit in 16 bits */
+		for (int k = 0; k < t->n && nvalues[a] <= max_bits && nvalues[a] < PG_INT16_MAX; k++)
+		{
+			SymbolId	name = term_functor(ts, term_arg(ts, t->atoms[k], a));
+
+			if (place[name] < 0)
+				place[name] = nvalues[a]++;
+		}
+		combinations *= nvalues[a] < PG_INT16_MAX ? nvalues[a] : max_bits + 1;
+	}
+	if (combinations > max_bits)
+	{
+		pfree(d->place);
+		pfree(d);
+		MemoryContextSwitchTo(old);
+		return 0;
+	}
+	for (int a = arity - 1, stride = 1; a >= 0; stride *= nvalues[a--])
+		d->stride[a] = stride;
+	d->bits = palloc0((combinations + 63) / 64 * sizeof(uint64));
+	for (int k = 0; k < t->n; k++)
+	{
+		int32		bit = 0;
+
+		for (int a = 0; a < arity; a++)
+			bit += d->place[a * ts->nsymbols + term_functor(ts, term_arg(ts, t->atoms[k], a))] * d->stride[a];
+		d->bits[bit / 64] |= UINT64CONST(1) << (bit % 64);
+	}
+	t->dense = d;
+	MemoryContextSwitchTo(old);
+	size = sizeof(DenseSet) + arity * ts->nsymbols * sizeof(int16) + (combinations + 63) / 64 * sizeof(uint64);
+	return size;
+}
+
+/* Whether pattern, its variables bound, is an atom of t's dense membership. */
+static bool
+dense_holds(const Join *j, const DenseSet *d, TermId pattern)
+{
+	const TermStore *ts = j->terms;
+	int32		bit = 0;
+
+	for (int a = 0; a < d->arity; a++)
+	{
+		TermId		arg = term_arg(ts, pattern, a);
+		const TermNode *n = term_node(ts, arg);
+		int			place;
+
+		if (n->kind == TERM_VARIABLE)
+			n = term_node(ts, j->binding[n->name]);
+		if (n->kind != TERM_SYMBOL || n->name >= d->nsymbols ||
+			(place = d->place[a * d->nsymbols + n->name]) < 0)
+			return false;
+		bit += place * d->stride[a];
+	}
+	return (d->bits[bit / 64] >> (bit % 64)) & 1;
 }
 
 bool
@@ -360,6 +445,12 @@ candidates(Join *j, int i, const Tuples *t)
 		int			idx;
 
 		c.exact = true;
+		if (t->dense != NULL && c.lo == 0 && c.hi == t->n)
+		{
+			c.atom = NO_TERM;
+			c.count = dense_holds(j, t->dense, lit->atom) ? 1 : 0;
+			return c;
+		}
 		c.atom = join_substitute(j, lit->atom, false);
 		idx = c.atom == NO_TERM ? -1 : tuples_find(t, c.atom);
 		c.count = idx >= c.lo && idx < c.hi ? 1 : 0;

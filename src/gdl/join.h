@@ -24,6 +24,23 @@ typedef struct TupleSlot
 	int32		index;
 } TupleSlot;
 
+/*
+ * Membership of a set whose atoms' arguments are all symbols, as one bit
+ * per combination of the symbols each argument takes (tuples_make_dense):
+ * a lookup reads a few small arrays, where the atom's term would be looked
+ * up in the store and then in the set, a cache miss each in a large game.
+ */
+#define DENSE_MAX_ARITY 6
+
+typedef struct DenseSet
+{
+	int			arity;
+	int			nsymbols;		/* of the store when made: symbols after take no place */
+	int16	   *place;			/* per argument, per symbol: its place among the argument's values, or -1 */
+	int32		stride[DENSE_MAX_ARITY];
+	uint64	   *bits;
+} DenseSet;
+
 /* A set of atoms of one relation, in order of insertion. */
 typedef struct Tuples
 {
@@ -48,6 +65,8 @@ typedef struct Tuples
 	 * index
 	 */
 	int			indexed;
+	/* NULL, or the set's membership by symbols (a set made dense takes no more atoms) */
+	DenseSet   *dense;
 } Tuples;
 
 /* Index of atom in t, or -1. */
@@ -64,6 +83,15 @@ extern Size tuples_growth(const Tuples *t);
 extern void tuples_hold_one(Tuples *t, TermId atom);
 /* Adds atom (of a relation of that arity) to t; false when it was there. */
 extern bool tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom);
+/*
+ * Gives t (atoms of that arity, complete: none is added after) a dense
+ * membership when every argument of every atom is a symbol and the
+ * combinations of their values are at most max_bits, in t's memory; the
+ * bytes it took, 0 when not made.  An exact match found through it leaves
+ * the literal's matched atom NO_TERM: for static relations, whose matched
+ * atoms no join reads.
+ */
+extern Size tuples_make_dense(const TermStore *ts, Tuples *t, int arity, int64 max_bits);
 
 typedef struct Join Join;
 

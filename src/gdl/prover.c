@@ -71,6 +71,9 @@ typedef struct CompiledSlot
 	int32		query;			/* index in compiled, -1: empty */
 } CompiledSlot;
 
+/* The most combinations of a static relation's values that a dense membership takes (128 kB). */
+#define DENSE_MAX_BITS (1 << 20)
+
 /* The compiled queries of a game are dropped past this share of gametree.gdl_memory. */
 #define COMPILED_SHARE 4
 
@@ -1201,6 +1204,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 {
 	Prover	   *pv = palloc0(sizeof(Prover));
 	Program    *p = g->program;
+	Size		dense_memory = 0;
 
 	pv->g = g;
 	pv->memory_limit = g->memory_limit;
@@ -1226,6 +1230,17 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	pv->stack = palloc(pv->stack_room * sizeof(Call *));
 	pv->roles = palloc(net->nroles * sizeof(TermId));
 	memcpy(pv->roles, roles, net->nroles * sizeof(TermId));
+
+	/*
+	 * Static relations of symbols looked up whole by a dense membership
+	 * (join.h), within a sixteenth of the memory: chess.kif's frame rule
+	 * asks (different_cells ?x ?y ?x1 ?y1), 65,280 atoms, twice for each
+	 * of 64 cells in every state.
+	 */
+	for (int r = 0; r < p->nrelations && dense_memory < pv->memory_limit / 16; r++)
+		if (materialized(pv, r))
+			dense_memory += tuples_make_dense(g->terms, &g->tuples[r], p->relations[r].arity,
+											  Min(DENSE_MAX_BITS, (int64) (pv->memory_limit / 16 - dense_memory) * 8));
 
 	/* relations whose answers change with the move */
 	pv->uses_does = program_depends_on(p, p->rel_does);

@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(29);
+SELECT plan(31);
 
 \ir helpers.psql
 
@@ -55,6 +55,22 @@ SELECT engine FROM gametree.load_game('playouts_prover_cycles', :'kif' || E'\n'
 RESET gametree.gdl_memory;
 SELECT is(:'engine'::text, 'prover', 'cycles.kif with an unused relation loads on the prover');
 SELECT is(pg_temp.perfts('playouts_prover_cycles', 5), '12,144,1608,16236,151884', 'its perft 1..5: the same');
+
+-- A static relation of symbols is looked up by a bit per combination of
+-- its values on the prover (join.h, DenseSet): asked with a compound term
+-- ((mark (p q))) or a symbol it never has (w), (adj x ?t) holds for
+-- neither, so no jump is legal: from x, six steps and stay; from a
+-- neighbour, back or stay (perft counted by hand).
+\set dense_kif '(role a) (init (at x)) (init (step 0)) (init (mark (p q))) (init (mark w)) (adj x y) (adj x z) (adj x v) (adj x u) (adj x s) (adj x r) (adj y x) (adj z x) (adj v x) (adj u x) (adj s x) (adj r x) (<= (legal a (go ?t)) (true (at ?f)) (adj ?f ?t)) (<= (legal a (jump ?t)) (true (at ?f)) (true (mark ?t)) (adj ?f ?t)) (<= (legal a stay) (true (at ?f)) (not (adj ?f w))) (<= (next (at ?t)) (does a (go ?t))) (<= (next (at ?t)) (does a (jump ?t))) (<= (next (at ?f)) (does a stay) (true (at ?f))) (<= (next (mark ?m)) (true (mark ?m))) (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y)) (succ 0 1) (succ 1 2) (succ 2 3) (<= terminal (true (step 3))) (<= (goal a 100) (true (at x))) (<= (goal a 0) (not (true (at x))))'
+SET LOCAL gametree.gdl_memory = '1MB';
+SELECT engine FROM gametree.load_game('playouts_prover_dense', :'dense_kif' || E'\n'
+         || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
+         || E'\n(<= (unused ?a ?b ?c) (true (step ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
+RESET gametree.gdl_memory;
+SELECT gametree.load_game('playouts_dense', :'dense_kif') IS NOT NULL AS loaded \gset
+SELECT is(:'engine'::text, 'prover', 'a game of a static relation of symbols, with an unused relation, on the prover');
+SELECT is(pg_temp.perfts('playouts_prover_dense', 4) || ' ' || pg_temp.perfts('playouts_dense', 4), '7,19,73,0 7,19,73,0',
+          'its perft 1..4 as counted by hand, on the prover and the network: a compound term or a symbol the relation lacks never matches');
 
 -- Deterministic: without a seed, the state's hash seeds the games.
 SELECT is((SELECT (utility, playouts, states)::text FROM gametree.playouts('connect4', max_playouts => 300)),
