@@ -282,6 +282,52 @@ tuples_make_dense(const TermStore *ts, Tuples *t, int arity, int64 max_bits)
 	return size;
 }
 
+int
+tuples_select(const TermStore *ts, Tuples *t, const TermId *args, int arity, int max, TermId *out)
+{
+	int			best_slot = -1,
+				best_path = 0,
+				best_count = t->n,
+				n = 0;
+
+	index_up_to_date(ts, t);
+	for (int a = 0; a < arity && best_count > 0; a++)
+	{
+		int			s;
+
+		if (args[a] == NO_TERM)
+			continue;
+		if (t->index_size == 0)
+			return 0;
+		s = index_slot(t, path_key(a * PATH_STRIDE, args[a]));
+		if (t->index_keys[s] != path_key(a * PATH_STRIDE, args[a]))
+			return 0;
+		if (t->index_count[s] < best_count)
+		{
+			best_count = t->index_count[s];
+			best_slot = s;
+			best_path = a * PATH_STRIDE;
+		}
+	}
+	if (best_slot < 0 && t->n > max)
+		return -1;
+	for (int idx = best_slot < 0 ? t->n - 1 : t->index_last[best_slot]; idx >= 0;
+		 idx = best_slot < 0 ? idx - 1 : t->previous[best_path][idx])
+	{
+		TermId		atom = t->atoms[idx];
+		bool		match = true;
+
+		for (int a = 0; a < arity && match; a++)
+			match = args[a] == NO_TERM || term_arg(ts, atom, a) == args[a];
+		if (!match)
+			continue;
+		if (n == max)
+			return -1;
+		out[n++] = atom;
+	}
+	return n;
+}
+
 /* Whether pattern, its variables bound, is an atom of t's dense membership. */
 static bool
 dense_holds(const Join *j, const DenseSet *d, TermId pattern)

@@ -84,6 +84,12 @@ extern void tuples_hold_one(Tuples *t, TermId atom);
 /* Adds atom (of a relation of that arity) to t; false when it was there. */
 extern bool tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom);
 /*
+ * The atoms of t (of that arity) whose arguments are args where those are
+ * bound (NO_TERM: any), into out: how many, or -1 when more than max.
+ */
+extern int	tuples_select(const TermStore *ts, Tuples *t, const TermId *args, int arity, int max,
+						  TermId *out);
+/*
  * Gives t (atoms of that arity, complete: none is added after) a dense
  * membership when every argument of every atom is a symbol and the
  * combinations of their values are at most max_bits, in t's memory; the

@@ -46,7 +46,19 @@ typedef enum CompiledStatus
 	COMPILED_NOT_YET,
 	COMPILED,
 	COMPILED_NOT,				/* not compilable: answered by the join */
+	COMPILED_OPEN,				/* arguments unbound: its candidates, each compiled (OPEN_MAX_CANDIDATES) */
 } CompiledStatus;
+
+/*
+ * A query with arguments unbound, of a relation whose atoms the grounding
+ * over-approximated (what can ever hold), is answered by its candidates
+ * there when they are this few: each is a ground query, compiled, and the
+ * answers are those that hold.  chess.kif's (rook_move ?u ?v ?x ?y), ?u ?v
+ * bound by a rook's square, has 28 candidates, most of them blocked after
+ * a square or two; the join walked each line as a recursive query, a memo
+ * entry and a set of answers a square.
+ */
+#define OPEN_MAX_CANDIDATES 64
 
 /* Queries of relations with more arguments are left to the joins. */
 #define COMPILED_MAX_ARITY 8
@@ -56,7 +68,8 @@ typedef struct Compiled
 	int			relation;
 	TermId		args[COMPILED_MAX_ARITY];	/* beside the rest: a lookup reads one entry */
 	TermId		atom;			/* NO_TERM until wanted */
-	int32		first;			/* its instances: [first, first + ninstances) of instance_start */
+	int32		first;			/* its instances: [first, first + ninstances) of instance_start;
+								 * COMPILED_OPEN: its candidates, of candidates */
 	int32		ninstances;
 	uint32		stamp;			/* value holds for the state of this stamp */
 	CompiledStatus status;
@@ -152,6 +165,9 @@ struct Prover
 	LazyQuery  *lazy;			/* CODE_LAZY's queries */
 	int			nlazy;
 	int			lazy_room;
+	int32	   *candidates;		/* COMPILED_OPEN's ground queries */
+	int			ncandidates;
+	int			candidate_room;
 	bool		compiling_failed;	/* the query being compiled cannot be */
 	bool		compile_off;	/* a cycle went through a compiled query: joins alone from then on */
 	bool		cycle;			/* ... seen in this run */
@@ -446,6 +462,25 @@ running_answers(Prover *pv, int relation, const TermId *args)
 	return memo_hit(pv, call);
 }
 
+/* A query added to memo m, not answered yet. */
+static Call *
+new_call(Memo *m, int relation, const TermId *args, int arity, uint32 hash)
+{
+	Call	   *call;
+
+	if (2 * (m->ncalls + 1) > m->nbuckets)
+		memo_grow(m);
+	call = MemoryContextAllocZero(m->cxt, sizeof(Call));
+	call->relation = relation;
+	call->args = MemoryContextAlloc(m->cxt, Max(1, arity) * sizeof(TermId));
+	memcpy(call->args, args, arity * sizeof(TermId));
+	call->hash = hash;
+	call->next = m->buckets[hash & (m->nbuckets - 1)];
+	m->buckets[hash & (m->nbuckets - 1)] = call;
+	m->ncalls++;
+	return call;
+}
+
 static Call *
 answer_joined(Prover *pv, int relation, const TermId *args)
 {
@@ -472,16 +507,7 @@ answer_joined(Prover *pv, int relation, const TermId *args)
 		check_memory(pv);
 	if (call == NULL)
 	{
-		if (2 * (m->ncalls + 1) > m->nbuckets)
-			memo_grow(m);
-		call = MemoryContextAllocZero(m->cxt, sizeof(Call));
-		call->relation = relation;
-		call->args = MemoryContextAlloc(m->cxt, Max(1, arity) * sizeof(TermId));
-		memcpy(call->args, args, arity * sizeof(TermId));
-		call->hash = hash;
-		call->next = m->buckets[hash & (m->nbuckets - 1)];
-		m->buckets[hash & (m->nbuckets - 1)] = call;
-		m->ncalls++;
+		call = new_call(m, relation, args, arity, hash);
 		if (answered_by_general(pv, m, call))
 		{
 			call->status = CALL_COMPLETE;
@@ -611,6 +637,9 @@ compiled_reset(Prover *pv)
 	pv->lazy_room = 256;
 	pv->lazy = MemoryContextAlloc(pv->compiled_cxt, pv->lazy_room * sizeof(LazyQuery));
 	pv->nlazy = 0;
+	pv->candidate_room = 256;
+	pv->candidates = MemoryContextAlloc(pv->compiled_cxt, pv->candidate_room * sizeof(int32));
+	pv->ncandidates = 0;
 }
 
 static void
@@ -831,10 +860,91 @@ compiled_value(Prover *pv, int32 q)
 	return value;
 }
 
+/* Query q, some arguments unbound: its candidates in the grounding's atoms, each compiled (see OPEN_MAX_CANDIDATES). */
+static void
+compile_open(Prover *pv, int32 q)
+{
+	int			relation = pv->compiled[q].relation;
+	int			arity = pv->p->relations[relation].arity;
+	TermId		args[COMPILED_MAX_ARITY];
+	TermId		atoms[OPEN_MAX_CANDIDATES];
+	int			n;
+
+	memcpy(args, pv->compiled[q].args, arity * sizeof(TermId));
+	check_memory(pv);
+	n = tuples_select(pv->g->terms, &pv->g->tuples[relation], args, arity, OPEN_MAX_CANDIDATES, atoms);
+	if (n < 0)
+	{
+		pv->compiled[q].status = COMPILED_NOT;
+		return;
+	}
+	while (pv->ncandidates + n > pv->candidate_room)
+	{
+		pv->candidate_room *= 2;
+		pv->candidates = repalloc_huge(pv->candidates, pv->candidate_room * sizeof(int32));
+	}
+	/* written before any candidate is added: adding moves compiled */
+	pv->compiled[q].first = pv->ncandidates;
+	pv->compiled[q].ninstances = n;
+	pv->compiled[q].status = COMPILED_OPEN;
+	pv->ncandidates += n;
+	for (int k = 0; k < n; k++)
+	{
+		TermId		ground[COMPILED_MAX_ARITY];
+
+		for (int a = 0; a < arity; a++)
+			ground[a] = term_arg(pv->g->terms, atoms[k], a);
+		pv->candidates[pv->compiled[q].first + k] = compiled_of(pv, relation, ground);
+		/* the atom, which the answers hold */
+		pv->compiled[pv->candidates[pv->compiled[q].first + k]].atom = atoms[k];
+	}
+}
+
 /*
- * A query: compiled when ground and of a relation of the state alone
- * (relations of does change with every joint move) with no argument that
- * only filters (filtered_relations), joined otherwise.
+ * Query q, compiled open: its candidates that hold, into a query of the
+ * state's memo.  One asked again while this one is answered is a cycle
+ * through compiled queries: the joins alone take over (prover_run).
+ */
+static Call *
+answer_open(Prover *pv, int32 q, const TermId *args)
+{
+	int			relation = pv->compiled[q].relation;
+	int			arity = pv->p->relations[relation].arity;
+	Memo	   *m = memo_of(pv, relation);
+	uint32		hash = call_hash(relation, args, arity);
+	Call	   *call = memo_find(m, relation, args, arity, hash);
+	MemoryContext old;
+
+	if (call != NULL)
+	{
+		pv->cycle |= call->status == CALL_RUNNING;
+		return call;
+	}
+	call = new_call(m, relation, args, arity, hash);
+	call->status = CALL_RUNNING;
+	pv->compiled_depth++;
+	for (int k = 0; k < pv->compiled[q].ninstances && !pv->gave_up; k++)
+	{
+		int32		candidate = pv->candidates[pv->compiled[q].first + k];
+
+		if (!compiled_value(pv, candidate))
+			continue;
+		old = MemoryContextSwitchTo(m->cxt);
+		if (tuples_insert(pv->g->terms, &call->answers, arity, pv->compiled[candidate].atom) &&
+			++pv->additions % 4096 == 0)
+			check_memory(pv);
+		MemoryContextSwitchTo(old);
+	}
+	pv->compiled_depth--;
+	call->status = CALL_COMPLETE;
+	return call;
+}
+
+/*
+ * A query: compiled when of a relation of the state alone (relations of
+ * does change with every joint move) with no argument that only filters
+ * (filtered_relations), and ground or open with few candidates (answer_open);
+ * joined otherwise.
  */
 static Call *
 answer(Prover *pv, int relation, const TermId *args)
@@ -849,7 +959,17 @@ answer(Prover *pv, int relation, const TermId *args)
 		return answer_joined(pv, relation, args);
 	for (int a = 0; a < rel->arity; a++)
 		if (args[a] == NO_TERM)
-			return answer_joined(pv, relation, args);
+		{
+			/* open: by its candidates when the grounding has them, and they are few */
+			if (pv->g->computed == NULL || !pv->g->computed[relation])
+				return answer_joined(pv, relation, args);
+			q = compiled_of(pv, relation, args);
+			if (pv->compiled[q].status == COMPILED_NOT_YET)
+				compile_open(pv, q);
+			if (pv->compiled[q].status != COMPILED_OPEN)
+				return answer_joined(pv, relation, args);
+			return answer_open(pv, q, args);
+		}
 	q = compiled_of(pv, relation, args);
 	if (!compiled_value(pv, q))
 		return &pv->nothing;
