@@ -63,19 +63,32 @@ typedef enum CompiledStatus
 /* Queries of relations with more arguments are left to the joins. */
 #define COMPILED_MAX_ARITY 8
 
+/* A compiled query's key, read when it is looked up. */
 typedef struct Compiled
 {
 	int			relation;
 	TermId		args[COMPILED_MAX_ARITY];	/* beside the rest: a lookup reads one entry */
 	TermId		atom;			/* NO_TERM until wanted */
-	int32		first;			/* its instances: [first, first + ninstances) of instance_start;
-								 * COMPILED_OPEN: its candidates, of candidates */
-	int32		ninstances;
+} Compiled;
+
+/*
+ * What evaluating a compiled query reads, apart from its key (16 bytes, in
+ * the same order): chess.kif compiles close to a million queries before the
+ * cache is dropped, and an evaluation reaches some of them at random (perf:
+ * three quarters of compiled_value's time was waiting for the stamp of a
+ * query's entry, 64 bytes then, and the start of its instances, another
+ * array).
+ */
+typedef struct CompiledEval
+{
 	uint32		stamp;			/* value holds for the state of this stamp */
-	CompiledStatus status;
+	int32		first;			/* its instances' codes: [first, end) of codes, each instance
+								 * ended by CODE_END; COMPILED_OPEN: its candidates, of candidates */
+	int32		end;
+	uint8		status;			/* CompiledStatus */
 	bool		value;
 	bool		running;
-} Compiled;
+} CompiledEval;
 
 /* A query's place in the table: its hash beside, so a probe reads an entry only when they match. */
 typedef struct CompiledSlot
@@ -102,6 +115,7 @@ typedef struct CompiledSlot
 #define CODE_NEGATED 2
 #define CODE_LAZY 4
 #define CODE_SHIFT 3
+#define CODE_END (-1)			/* after an instance's literals */
 
 typedef struct LazyQuery
 {
@@ -152,13 +166,11 @@ struct Prover
 	/* compiled ground queries (kept across states, dropped when large) */
 	MemoryContext compiled_cxt;
 	Compiled   *compiled;
+	CompiledEval *eval;			/* beside compiled, by the same index */
 	int			ncompiled;
 	int			compiled_room;
 	CompiledSlot *compiled_slots;	/* by hash of relation and arguments */
 	int			nslots;
-	int32	   *instance_start; /* per instance + 1, into codes */
-	int			ninstances;
-	int			instance_room;
 	int32	   *codes;
 	int			ncodes;
 	int			code_room;
@@ -606,13 +618,15 @@ compiled_of(Prover *pv, int relation, const TermId *args)
 	{
 		pv->compiled_room *= 2;
 		pv->compiled = repalloc_huge(pv->compiled, pv->compiled_room * sizeof(Compiled));
+		pv->eval = repalloc_huge(pv->eval, pv->compiled_room * sizeof(CompiledEval));
 	}
 	c = &pv->compiled[pv->ncompiled];
 	memset(c, 0, sizeof(Compiled));
 	c->relation = relation;
 	memcpy(c->args, args, arity * sizeof(TermId));
 	c->atom = NO_TERM;
-	c->status = COMPILED_NOT_YET;
+	memset(&pv->eval[pv->ncompiled], 0, sizeof(CompiledEval));
+	pv->eval[pv->ncompiled].status = COMPILED_NOT_YET;
 	pv->compiled_slots[i] = (CompiledSlot) {.hash = hash,.query = pv->ncompiled};
 	return pv->ncompiled++;
 }
@@ -624,13 +638,10 @@ compiled_reset(Prover *pv)
 	MemoryContextReset(pv->compiled_cxt);
 	pv->compiled_room = 256;
 	pv->compiled = MemoryContextAlloc(pv->compiled_cxt, pv->compiled_room * sizeof(Compiled));
+	pv->eval = MemoryContextAlloc(pv->compiled_cxt, pv->compiled_room * sizeof(CompiledEval));
 	pv->ncompiled = 0;
 	pv->nslots = 512;
 	pv->compiled_slots = new_compiled_slots(pv, pv->nslots);
-	pv->instance_room = 1024;
-	pv->instance_start = MemoryContextAlloc(pv->compiled_cxt, (pv->instance_room + 1) * sizeof(int32));
-	pv->instance_start[0] = 0;
-	pv->ninstances = 0;
 	pv->code_room = 4096;
 	pv->codes = MemoryContextAlloc(pv->compiled_cxt, pv->code_room * sizeof(int32));
 	pv->ncodes = 0;
@@ -745,12 +756,7 @@ compile_emit(Join *j)
 		pv->ncodes = codes;
 		return;
 	}
-	if (pv->ninstances == pv->instance_room)
-	{
-		pv->instance_room *= 2;
-		pv->instance_start = repalloc_huge(pv->instance_start, (pv->instance_room + 1) * sizeof(int32));
-	}
-	pv->instance_start[++pv->ninstances] = pv->ncodes;
+	add_code(pv, CODE_END);
 }
 
 static const JoinOps compile_ops = {
@@ -765,38 +771,35 @@ compile(Prover *pv, int32 q)
 {
 	const Relation *rel = &pv->p->relations[pv->compiled[q].relation];
 	TermId		args[MAX_BODY];
-	int			instances = pv->ninstances;
 	int			codes = pv->ncodes;
-	Compiled   *c;
 
 	/* a copy: compiled moves as the instances name other queries */
 	memcpy(args, pv->compiled[q].args, rel->arity * sizeof(TermId));
 	check_memory(pv);
 	pv->compiling_failed = false;
+	/* the join asks no state relation (they are residual): the codes are q's alone, in a row */
 	join_rules(pv, pv->unfolded, pv->compiled[q].relation, args, &compile_ops, &pv->compiling_failed);
-	c = &pv->compiled[q];
 	if (pv->compiling_failed)
 	{
-		pv->ninstances = instances;
 		pv->ncodes = codes;
-		c->status = COMPILED_NOT;
+		pv->eval[q].status = COMPILED_NOT;
 		return;
 	}
-	c->first = instances;
-	c->ninstances = pv->ninstances - instances;
-	c->status = COMPILED;
+	pv->eval[q].first = codes;
+	pv->eval[q].end = pv->ncodes;
+	pv->eval[q].status = COMPILED;
 }
 
 /* The value of query q in the state. */
 static bool
 compiled_value(Prover *pv, int32 q)
 {
-	Compiled   *c = &pv->compiled[q];
+	CompiledEval *e = &pv->eval[q];
 	bool		value = false;
 
-	if (c->stamp == pv->stamp)
-		return c->value;
-	if (c->running)
+	if (e->stamp == pv->stamp)
+		return e->value;
+	if (e->running)
 	{
 		/* a cycle of ground queries: joins alone hold its fixpoint */
 		pv->cycle = true;
@@ -808,55 +811,61 @@ compiled_value(Prover *pv, int32 q)
 		pv->gave_up = true;
 		return false;
 	}
-	if (c->status == COMPILED_NOT_YET)
+	if (e->status == COMPILED_NOT_YET)
 		compile(pv, q);
-	c = &pv->compiled[q];
-	if (c->status == COMPILED_NOT)
+	e = &pv->eval[q];
+	if (e->status == COMPILED_NOT)
 	{
-		const Relation *rel = &pv->p->relations[c->relation];
+		const Relation *rel = &pv->p->relations[pv->compiled[q].relation];
 		TermId		args[MAX_BODY];
 
-		memcpy(args, c->args, rel->arity * sizeof(TermId));
+		memcpy(args, pv->compiled[q].args, rel->arity * sizeof(TermId));
 		pv->compiled_depth++;
-		value = answer_joined(pv, c->relation, args)->answers.n > 0;
+		value = answer_joined(pv, pv->compiled[q].relation, args)->answers.n > 0;
 		pv->compiled_depth--;
 	}
 	else
 	{
-		int			first = c->first;
-		int			last = c->first + c->ninstances;
+		int			end = e->end;
+		bool		holds = true;	/* the instance so far */
 
 		check_stack_depth();
-		c->running = true;
+		e->running = true;
 		pv->compiled_depth++;
-		for (int i = first; i < last && !value; i++)
+		/* an instance holds when all its literals do; a literal that fails skips to its end */
+		for (int k = e->first; k < end; k++)
 		{
-			value = true;
-			for (int k = pv->instance_start[i]; k < pv->instance_start[i + 1] && value; k++)
+			int32		code = pv->codes[k];
+
+			if (code == CODE_END)
 			{
-				int32		code = pv->codes[k];
-				bool		holds;
-
-				if (code & CODE_LAZY)
+				if (holds)
 				{
-					const LazyQuery *lazy = &pv->lazy[code >> CODE_SHIFT];
-
-					code = compiled_of(pv, lazy->relation, lazy->args) << CODE_SHIFT | CODE_QUERY |
-						(code & CODE_NEGATED);
-					pv->codes[k] = code;
+					value = true;
+					break;
 				}
-				holds = code & CODE_QUERY ? compiled_value(pv, code >> CODE_SHIFT) :
-					pv->facts[code >> CODE_SHIFT];
-
-				value = holds != ((code & CODE_NEGATED) != 0);
+				holds = true;
+				continue;
 			}
+			if (!holds)
+				continue;
+			if (code & CODE_LAZY)
+			{
+				const LazyQuery *lazy = &pv->lazy[code >> CODE_SHIFT];
+
+				code = compiled_of(pv, lazy->relation, lazy->args) << CODE_SHIFT | CODE_QUERY |
+					(code & CODE_NEGATED);
+				pv->codes[k] = code;
+			}
+			holds = (code & CODE_QUERY ? compiled_value(pv, code >> CODE_SHIFT) :
+					 pv->facts[code >> CODE_SHIFT]) != ((code & CODE_NEGATED) != 0);
 		}
 		pv->compiled_depth--;
 	}
-	c = &pv->compiled[q];
-	c->running = false;
-	c->value = value;
-	c->stamp = pv->stamp;
+	e = &pv->eval[q];
+	e->running = false;
+	e->value = value;
+	e->stamp = pv->stamp;
 	return value;
 }
 
@@ -875,7 +884,7 @@ compile_open(Prover *pv, int32 q)
 	n = tuples_select(pv->g->terms, &pv->g->tuples[relation], args, arity, OPEN_MAX_CANDIDATES, atoms);
 	if (n < 0)
 	{
-		pv->compiled[q].status = COMPILED_NOT;
+		pv->eval[q].status = COMPILED_NOT;
 		return;
 	}
 	while (pv->ncandidates + n > pv->candidate_room)
@@ -883,20 +892,22 @@ compile_open(Prover *pv, int32 q)
 		pv->candidate_room *= 2;
 		pv->candidates = repalloc_huge(pv->candidates, pv->candidate_room * sizeof(int32));
 	}
-	/* written before any candidate is added: adding moves compiled */
-	pv->compiled[q].first = pv->ncandidates;
-	pv->compiled[q].ninstances = n;
-	pv->compiled[q].status = COMPILED_OPEN;
+	/* written before any candidate is added: adding moves eval */
+	pv->eval[q].first = pv->ncandidates;
+	pv->eval[q].end = pv->ncandidates + n;
+	pv->eval[q].status = COMPILED_OPEN;
 	pv->ncandidates += n;
 	for (int k = 0; k < n; k++)
 	{
 		TermId		ground[COMPILED_MAX_ARITY];
+		int32		candidate;
 
 		for (int a = 0; a < arity; a++)
 			ground[a] = term_arg(pv->g->terms, atoms[k], a);
-		pv->candidates[pv->compiled[q].first + k] = compiled_of(pv, relation, ground);
+		candidate = compiled_of(pv, relation, ground);
+		pv->candidates[pv->eval[q].first + k] = candidate;
 		/* the atom, which the answers hold */
-		pv->compiled[pv->candidates[pv->compiled[q].first + k]].atom = atoms[k];
+		pv->compiled[candidate].atom = atoms[k];
 	}
 }
 
@@ -923,9 +934,9 @@ answer_open(Prover *pv, int32 q, const TermId *args)
 	call = new_call(m, relation, args, arity, hash);
 	call->status = CALL_RUNNING;
 	pv->compiled_depth++;
-	for (int k = 0; k < pv->compiled[q].ninstances && !pv->gave_up; k++)
+	for (int k = pv->eval[q].first; k < pv->eval[q].end && !pv->gave_up; k++)
 	{
-		int32		candidate = pv->candidates[pv->compiled[q].first + k];
+		int32		candidate = pv->candidates[k];
 
 		if (!compiled_value(pv, candidate))
 			continue;
@@ -964,9 +975,9 @@ answer(Prover *pv, int relation, const TermId *args)
 			if (pv->g->computed == NULL || !pv->g->computed[relation])
 				return answer_joined(pv, relation, args);
 			q = compiled_of(pv, relation, args);
-			if (pv->compiled[q].status == COMPILED_NOT_YET)
+			if (pv->eval[q].status == COMPILED_NOT_YET)
 				compile_open(pv, q);
-			if (pv->compiled[q].status != COMPILED_OPEN)
+			if (pv->eval[q].status != COMPILED_OPEN)
 				return answer_joined(pv, relation, args);
 			return answer_open(pv, q, args);
 		}
