@@ -67,9 +67,9 @@ extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
 extern void propnet_factor_actions(Propnet *net);
 
 /*
- * Makes the readers of each node that copies another (one rule of one
- * literal) read that one instead (copies.c); a step of propnet_build,
- * before pruning drops the copies left unread.
+ * Makes the readers of each node that copies another derived node (one
+ * rule of one literal) read that one instead (copies.c); a step of
+ * propnet_build, before pruning drops the copies left unread.
  */
 extern void propnet_fold_copies(Propnet *net);
 
