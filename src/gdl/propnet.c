@@ -482,6 +482,9 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	net->order = b.order;
 	net->norder = b.norder;
 	propnet_factor_actions(net);
+	propnet_prune(net);
+	/* within a quarter of what grounding may take */
+	propnet_factor_products(net, g->memory_limit / 4);
 	propnet_fold_copies(net);
 	propnet_prune(net);
 	return net;

@@ -67,6 +67,14 @@ extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
 extern void propnet_factor_actions(Propnet *net);
 
 /*
+ * Rules that pair every body of a set with every (head, literal) of
+ * another become a rule per body for a new node and a rule per pair that
+ * reads it (products.c); a step of propnet_build, skipped when it would
+ * take more than memory bytes.
+ */
+extern void propnet_factor_products(Propnet *net, Size memory);
+
+/*
  * Makes the readers of each node that copies another derived node (one
  * rule of one literal) read that one instead (copies.c); a step of
  * propnet_build, before pruning drops the copies left unread.
