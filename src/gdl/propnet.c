@@ -483,8 +483,13 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	net->norder = b.norder;
 	propnet_factor_actions(net);
 	propnet_prune(net);
-	/* within a quarter of what grounding may take */
-	propnet_factor_products(net, g->memory_limit / 4);
+	/*
+	 * within a quarter of what grounding may take; a second round finds
+	 * what the first made (a disjunction's rules alike but in another
+	 * literal)
+	 */
+	for (int round = 0; round < 2 && propnet_factor_products(net, g->memory_limit / 4); round++)
+		;
 	propnet_fold_copies(net);
 	propnet_prune(net);
 	return net;

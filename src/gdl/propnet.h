@@ -69,10 +69,12 @@ extern void propnet_factor_actions(Propnet *net);
 /*
  * Rules that pair every body of a set with every (head, literal) of
  * another become a rule per body for a new node and a rule per pair that
- * reads it (products.c); a step of propnet_build, skipped when it would
- * take more than memory bytes.
+ * reads it, and rules of one head that differ in one literal one rule that
+ * reads a node for their literals (products.c); a step of propnet_build,
+ * skipped when it would take more than memory bytes.  False: nothing was
+ * factored.
  */
-extern void propnet_factor_products(Propnet *net, Size memory);
+extern bool propnet_factor_products(Propnet *net, Size memory);
 
 /*
  * Makes the readers of each node that copies another derived node (one

@@ -6,7 +6,7 @@
 -- game and tree made here is named gdl_load_...; leftovers of a run that
 -- stopped half way are removed first.
 SET client_min_messages = warning;
-SELECT plan(67);
+SELECT plan(68);
 SELECT now() AS started \gset
 
 \ir helpers.psql
@@ -181,8 +181,9 @@ SELECT is(pg_temp.engine('gdl_load_small_cc6', 'chineseCheckers6'), 'prover',
 SELECT is(pg_temp.engine('gdl_load_small_pacman', 'pacman3p'), 'prover', 'pacman3p loads within 2MB, with the prover');
 SET gametree.gdl_memory = '1MB';
 SELECT is(pg_temp.engine('gdl_load_small_ttt3', 'tictactoe_3player') || ' '
-          || pg_temp.engine('gdl_load_small_draughts', 'englishDraughts'), 'prover prover',
-          'tictactoe_3player and englishDraughts load within 1MB, with the prover');
+          || pg_temp.engine('gdl_load_small_draughts', 'englishDraughts') || ' '
+          || pg_temp.engine('gdl_load_small_cc3', 'chineseCheckers3'), 'prover prover prover',
+          'tictactoe_3player, englishDraughts and chineseCheckers3 load within 1MB, with the prover');
 SELECT matches(pg_temp.engine('gdl_load_small_pacman_1mb', 'pacman3p'),
                '^54000: game "gdl_load_small_pacman_1mb": grounding its rules needs more than gametree.gdl_memory \(1024 kB\)',
                'pacman3p does not: its grounding is counted before it grows past the setting (54000)');
@@ -203,14 +204,17 @@ SELECT is(pg_temp.perfts('gdl_load_small_bt', 3), pg_temp.perfts('gdl_load_break
 SELECT is(pg_temp.perfts('gdl_load_small_cc6', 4), pg_temp.perfts('gdl_load_chineseCheckers6', 4),
           'chineseCheckers6 loaded within 2MB: perft 1..4 as loaded with the default');
 -- The prover and the network, two evaluations of the same grounding, agree.
--- pacman3p's network pairs its 35 counts with the ways pacman eats a
--- pellet through a node of its own (src/gdl/products.c), and perft 6 moves
--- pacman three times.
+-- pacman3p's network pairs its counts with the ways pacman eats a pellet
+-- through a node of its own (src/gdl/products.c), and perft 6 moves pacman
+-- three times; chineseCheckers3's jumps over a cell of any colour read a
+-- node for the three colours there.
 SELECT is(pg_temp.perfts('gdl_load_small_ttt3', 3) || ' ' || pg_temp.perfts('gdl_load_small_pacman', 6)
           || ' ' || pg_temp.perfts('gdl_load_small_draughts', 4),
           pg_temp.perfts('gdl_load_tictactoe_3player', 3) || ' ' || pg_temp.perfts('gdl_load_pacman3p', 6)
           || ' ' || pg_temp.perfts('gdl_load_englishDraughts', 4),
           'on the prover, tictactoe_3player, pacman3p and englishDraughts have the perft of their networks');
+SELECT is(pg_temp.perfts('gdl_load_small_cc3', 5), pg_temp.perfts('gdl_load_chineseCheckers3', 5),
+          'and chineseCheckers3, perft 1..5');
 SELECT cmp_ok((SELECT rules FROM loads WHERE file = 'pacman3p'), '<', 20000,
               'pacman3p''s network: its rules that pair counts with moves factored (48,737 rules without)');
 
