@@ -25,7 +25,7 @@
  */
 #include "postgres.h"
 
-#include "common/hashfn.h"
+#include "gdl/intsets.h"
 #include "gdl/propnet.h"
 #include "miscadmin.h"
 
@@ -35,19 +35,6 @@ typedef struct SplitRule
 	int32		rule;
 	int32		action;			/* where its action literal is in net->literals, or -1: none */
 } SplitRule;
-
-/* The action-set nodes made, by their sorted actions (open addressing). */
-typedef struct ActionSets
-{
-	int32	   *slots;			/* per slot: a set, or -1 */
-	int			size;
-	int			n;
-	int32	   *start;			/* per set + 1, into actions */
-	int32	   *actions;		/* input nodes */
-	int			nactions;
-	int			capacity;		/* of actions */
-	int			sets_capacity;	/* of start */
-} ActionSets;
 
 /* Rules as they are written out: literals per rule, growing. */
 typedef struct RuleArrays
@@ -116,75 +103,6 @@ compare_split_rules(const void *a, const void *b)
 	return c != 0 ? c : x->rule < y->rule ? -1 : x->rule > y->rule;
 }
 
-static int
-compare_int32(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a,
-				y = *(const int32 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-set_slot(const ActionSets *sets, const int32 *actions, int n)
-{
-	uint32		hash = hash_bytes((const unsigned char *) actions, n * sizeof(int32));
-
-	return hash & (sets->size - 1);
-}
-
-/* Doubles the table once it is half full. */
-static void
-grow_slots(ActionSets *sets)
-{
-	if (2 * (sets->n + 1) <= sets->size)
-		return;
-	sets->size *= 2;
-	sets->slots = repalloc_huge(sets->slots, sets->size * sizeof(int32));
-	memset(sets->slots, 0xff, sets->size * sizeof(int32));
-	for (int s = 0; s < sets->n; s++)
-	{
-		int			n = sets->start[s + 1] - sets->start[s];
-		int			i = set_slot(sets, sets->actions + sets->start[s], n);
-
-		while (sets->slots[i] >= 0)
-			i = (i + 1) & (sets->size - 1);
-		sets->slots[i] = s;
-	}
-}
-
-/* The index of the set of n sorted actions, made if new. */
-static int32
-action_set(ActionSets *sets, const int32 *actions, int n)
-{
-	int			i;
-
-	grow_slots(sets);
-	for (i = set_slot(sets, actions, n); sets->slots[i] >= 0; i = (i + 1) & (sets->size - 1))
-	{
-		int32		s = sets->slots[i];
-
-		if (sets->start[s + 1] - sets->start[s] == n &&
-			memcmp(sets->actions + sets->start[s], actions, n * sizeof(int32)) == 0)
-			return s;
-	}
-	if (sets->nactions + n > sets->capacity)
-	{
-		sets->capacity = Max(2 * sets->capacity, sets->nactions + n);
-		sets->actions = repalloc_huge(sets->actions, sets->capacity * sizeof(int32));
-	}
-	if (sets->n + 2 > sets->sets_capacity)
-	{
-		sets->sets_capacity *= 2;
-		sets->start = repalloc_huge(sets->start, sets->sets_capacity * sizeof(int32));
-	}
-	memcpy(sets->actions + sets->nactions, actions, n * sizeof(int32));
-	sets->nactions += n;
-	sets->start[sets->n + 1] = sets->nactions;
-	sets->slots[i] = sets->n;
-	return sets->n++;
-}
-
 /* Appends a rule of n literals. */
 static void
 add_rule(RuleArrays *rules, const int32 *literals, int n)
@@ -236,17 +154,17 @@ large_run(const Propnet *net, int role, int n)
 
 /* Per input: in a large run of some set (for each role, U in the comment above). */
 static bool *
-union_of_large_sets(const Propnet *net, const ActionSets *sets)
+union_of_large_sets(const Propnet *net, const IntSets *sets)
 {
 	bool	   *in_union = palloc0(Max(1, net->ninputs) * sizeof(bool));
 
 	for (int s = 0; s < sets->n; s++)
 		for (int k = sets->start[s], end; k < sets->start[s + 1]; k = end)
 		{
-			end = role_run_end(net, sets->actions, k, sets->start[s + 1]);
-			if (large_run(net, input_role(net, sets->actions[k]), end - k))
+			end = role_run_end(net, sets->members, k, sets->start[s + 1]);
+			if (large_run(net, input_role(net, sets->members[k]), end - k))
 				for (int i = k; i < end; i++)
-					in_union[sets->actions[i] - net->nbase] = true;
+					in_union[sets->members[i] - net->nbase] = true;
 		}
 	return in_union;
 }
@@ -257,27 +175,27 @@ union_of_large_sets(const Propnet *net, const ActionSets *sets)
  * when those are fewer; *complemented: some run was.
  */
 static void
-set_rules(const Propnet *net, ActionSets *sets, int s, const bool *in_union, int nold,
+set_rules(const Propnet *net, IntSets *sets, int s, const bool *in_union, int nold,
 		  RuleArrays *rules, bool *complemented)
 {
 	int32	   *left_out = palloc(Max(1, net->ninputs) * sizeof(int32));
 	int32	   *all = palloc(Max(1, net->ninputs) * sizeof(int32));
 	bool	   *in_run = palloc0(Max(1, net->ninputs) * sizeof(bool));
 
-	/* sets->actions moves as sets are made: positions, not pointers */
+	/* sets->members moves as sets are made: positions, not pointers */
 	for (int k = sets->start[s], end; k < sets->start[s + 1]; k = end)
 	{
-		int			role = input_role(net, sets->actions[k]);
+		int			role = input_role(net, sets->members[k]);
 		int			nall = 0,
 					nleft = 0;
 		int32		literals[2];
 		int32		u;
 
-		end = role_run_end(net, sets->actions, k, sets->start[s + 1]);
+		end = role_run_end(net, sets->members, k, sets->start[s + 1]);
 		if (in_union != NULL && large_run(net, role, end - k))
 		{
 			for (int i = k; i < end; i++)
-				in_run[sets->actions[i] - net->nbase] = true;
+				in_run[sets->members[i] - net->nbase] = true;
 			for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
 				if (in_union[i])
 				{
@@ -286,15 +204,15 @@ set_rules(const Propnet *net, ActionSets *sets, int s, const bool *in_union, int
 						left_out[nleft++] = net->nbase + i;
 				}
 			for (int i = k; i < end; i++)
-				in_run[sets->actions[i] - net->nbase] = false;
+				in_run[sets->members[i] - net->nbase] = false;
 		}
 		/* U itself, or not worth it: an action a rule */
 		if (nall == 0 || nleft >= end - k ||
-			(u = action_set(sets, all, nall)) == s)
+			(u = intsets_add(sets, all, nall)) == s)
 		{
 			for (int i = k; i < end; i++)
 			{
-				literals[0] = sets->actions[i] << 1;
+				literals[0] = sets->members[i] << 1;
 				add_rule(rules, literals, 1);
 			}
 			continue;
@@ -304,7 +222,7 @@ set_rules(const Propnet *net, ActionSets *sets, int s, const bool *in_union, int
 			add_rule(rules, literals, 1);
 		else
 		{
-			literals[1] = (nleft == 1 ? left_out[0] : nold + action_set(sets, left_out, nleft)) << 1 | 1;
+			literals[1] = (nleft == 1 ? left_out[0] : nold + intsets_add(sets, left_out, nleft)) << 1 | 1;
 			add_rule(rules, literals, 2);
 		}
 		*complemented = true;
@@ -324,7 +242,7 @@ propnet_factor_actions(Propnet *net)
 										   MCXT_ALLOC_HUGE);
 	SplitRule  *split = palloc_extended(Max(1, net->nrules) * sizeof(SplitRule), MCXT_ALLOC_HUGE);
 	int32	   *actions = palloc(Max(1, net->ninputs) * sizeof(int32));
-	ActionSets	sets = {0};
+	IntSets		sets;
 	RuleArrays	rules;
 	int			nrules = 0,
 				nliterals = 0,
@@ -333,13 +251,7 @@ propnet_factor_actions(Propnet *net)
 	bool	   *in_union;
 	int32	   *order;
 
-	sets.size = 64;
-	sets.slots = palloc_extended(sets.size * sizeof(int32), MCXT_ALLOC_HUGE);
-	memset(sets.slots, 0xff, sets.size * sizeof(int32));
-	sets.sets_capacity = 64;
-	sets.start = palloc0(sets.sets_capacity * sizeof(int32));
-	sets.capacity = 64;
-	sets.actions = palloc(sets.capacity * sizeof(int32));
+	intsets_init(&sets);
 	sort_net = net;
 
 	/*
@@ -376,7 +288,7 @@ propnet_factor_actions(Propnet *net)
 
 				for (int k = 0; k < run; k++)
 					actions[nactions++] = net->literals[split[i + k].action] >> 1;
-				qsort(actions, run, sizeof(int32), compare_int32);
+				qsort(actions, run, sizeof(int32), intsets_member_order);
 				/* the same action twice is one rule written twice */
 				nactions = 0;
 				for (int k = 0; k < run; k++)
@@ -384,7 +296,7 @@ propnet_factor_actions(Propnet *net)
 						actions[nactions++] = actions[k];
 				/* the set's node is numbered after the others': a placeholder till then */
 				literals[nliterals++] = nactions == 1 ? actions[0] << 1 :
-					-(action_set(&sets, actions, nactions) + 1);
+					-(intsets_add(&sets, actions, nactions) + 1);
 			}
 			nrules++;
 			i += run;
@@ -445,4 +357,5 @@ propnet_factor_actions(Propnet *net)
 	pfree(actions);
 	pfree(complemented);
 	pfree(in_union);
+	intsets_free(&sets);
 }

@@ -27,9 +27,9 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "gdl/intsets.h"
 #include "gdl/propnet.h"
 #include "miscadmin.h"
-
 
 /* A product is worth a new node when it saves this many rules and halves them. */
 #define PRODUCTS_MIN_SAVED 8
@@ -56,15 +56,6 @@ typedef struct BodyGroup
 
 static const int32 *sorted_literals;
 static const int32 *sorted_start;
-
-static int
-compare_int32(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a,
-				y = *(const int32 *) b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Compares the literals of two bodies, each less its left-out literal. */
 static int
@@ -209,69 +200,6 @@ body_literals(const Body *b, int32 *out)
 	return m;
 }
 
-/* The sets of literals that disjunction nodes stand for, by their sorted literals (open addressing). */
-typedef struct LiteralSets
-{
-	int32	   *slots;			/* per slot: a set, or -1 */
-	int			size;
-	int			n;
-	int32	   *start;			/* per set + 1, into literals */
-	int32	   *literals;
-	int			nliterals;
-	int			room;
-	int			sets_room;
-} LiteralSets;
-
-/* The index of the set of n sorted literals, made if new. */
-static int32
-literal_set(LiteralSets *sets, const int32 *literals, int n)
-{
-	uint32		hash;
-	int			i;
-
-	if (2 * (sets->n + 1) > sets->size)
-	{
-		sets->size = Max(64, 2 * sets->size);
-		sets->slots = sets->slots == NULL ? palloc(sets->size * sizeof(int32)) :
-			repalloc_huge(sets->slots, sets->size * sizeof(int32));
-		memset(sets->slots, 0xff, sets->size * sizeof(int32));
-		for (int s = 0; s < sets->n; s++)
-		{
-			hash = hash_bytes((const unsigned char *) (sets->literals + sets->start[s]),
-							  (sets->start[s + 1] - sets->start[s]) * sizeof(int32));
-			for (i = hash & (sets->size - 1); sets->slots[i] >= 0; i = (i + 1) & (sets->size - 1))
-				;
-			sets->slots[i] = s;
-		}
-	}
-	hash = hash_bytes((const unsigned char *) literals, n * sizeof(int32));
-	for (i = hash & (sets->size - 1); sets->slots[i] >= 0; i = (i + 1) & (sets->size - 1))
-	{
-		int32		s = sets->slots[i];
-
-		if (sets->start[s + 1] - sets->start[s] == n &&
-			memcmp(sets->literals + sets->start[s], literals, n * sizeof(int32)) == 0)
-			return s;
-	}
-	if (sets->nliterals + n > sets->room)
-	{
-		sets->room = Max(2 * sets->room, Max(256, sets->nliterals + n));
-		sets->literals = sets->literals == NULL ? palloc(sets->room * sizeof(int32)) :
-			repalloc_huge(sets->literals, sets->room * sizeof(int32));
-	}
-	if (sets->n + 2 > sets->sets_room)
-	{
-		sets->sets_room = Max(64, 2 * sets->sets_room);
-		sets->start = sets->start == NULL ? palloc0(sets->sets_room * sizeof(int32)) :
-			repalloc_huge(sets->start, sets->sets_room * sizeof(int32));
-	}
-	memcpy(sets->literals + sets->nliterals, literals, n * sizeof(int32));
-	sets->nliterals += n;
-	sets->start[sets->n + 1] = sets->nliterals;
-	sets->slots[i] = sets->n;
-	return sets->n++;
-}
-
 /*
  * The network again: each old node its rules not consumed and the rules
  * added for it, then the new nodes [nold, nold + nnew) with theirs, each
@@ -409,7 +337,7 @@ propnet_factor_products(Propnet *net, Size memory)
 	int32	   *set_node = NULL;	/* per set: its node, or -1: not worth one */
 	int			set_uses_room = 0,
 				nworth = 0;
-	LiteralSets sets = {0};
+	IntSets		sets;
 	AddedRules	added = {0};
 	bool		changed;
 	int			nbodies = 0,
@@ -441,7 +369,7 @@ propnet_factor_products(Propnet *net, Size memory)
 	memcpy(literals, net->literals, nliterals * sizeof(int32));
 	start = net->literal_start;
 	for (int r = 0; r < net->nrules; r++)
-		qsort(literals + start[r], start[r + 1] - start[r], sizeof(int32), compare_int32);
+		qsort(literals + start[r], start[r + 1] - start[r], sizeof(int32), intsets_member_order);
 	sorted_literals = literals;
 	sorted_start = start;
 
@@ -555,6 +483,7 @@ propnet_factor_products(Propnet *net, Size memory)
 	 * a jump over a cell of any of three colours; a set used once, as most
 	 * are in connectFour.kif, made perft 10% slower).
 	 */
+	intsets_init(&sets);
 	sets_of = palloc_extended(Max(1, nbodies) * sizeof(int32), MCXT_ALLOC_HUGE);
 	run_set = palloc_extended(Max(1, nbodies) * sizeof(int32), MCXT_ALLOC_HUGE);
 	for (int pass = 0; pass < 2; pass++)
@@ -587,7 +516,7 @@ propnet_factor_products(Propnet *net, Size memory)
 					for (int i = j; i < k; i++)
 						if (n == 0 || sets_of[n - 1] != bodies[i].left_out)
 							sets_of[n++] = bodies[i].left_out;
-					run_set[run] = literal_set(&sets, sets_of, n);
+					run_set[run] = intsets_add(&sets, sets_of, n);
 					if (set_uses_room < sets.n)
 					{
 						int			old_room = set_uses_room;
@@ -611,7 +540,7 @@ propnet_factor_products(Propnet *net, Size memory)
 	}
 	for (int set = 0; set < sets.n; set++)
 		for (int l = sets.start[set]; l < sets.start[set + 1] && set_node[set] >= 0; l++)
-			add_rule(&added, set_node[set], &sets.literals[l], 1);
+			add_rule(&added, set_node[set], &sets.members[l], 1);
 	changed = added.nrules > 0;
 	if (changed)
 		rebuild(net, consumed, &added, ntaken + nworth);
@@ -629,12 +558,7 @@ propnet_factor_products(Propnet *net, Size memory)
 		pfree(set_node);
 	if (set_uses != NULL)
 		pfree(set_uses);
-	if (sets.n > 0)
-	{
-		pfree(sets.slots);
-		pfree(sets.start);
-		pfree(sets.literals);
-	}
+	intsets_free(&sets);
 	if (added.nrules > 0)
 	{
 		pfree(added.head);
