@@ -42,7 +42,6 @@ typedef struct Body
 	int32		skip;
 	int32		head;
 	int32		left_out;		/* the literal */
-	int32		body;			/* the distinct body it is, once numbered */
 } Body;
 
 /* A distinct body, and its pairs: bodies [first, end) of the sorted array. */
@@ -51,7 +50,6 @@ typedef struct BodyGroup
 	uint64		pairs_hash;
 	int32		first;
 	int32		end;
-	bool		taken;
 } BodyGroup;
 
 static const int32 *sorted_literals;
@@ -411,7 +409,6 @@ propnet_factor_products(Propnet *net, Size memory)
 			k++;
 		g->first = i;
 		g->end = k;
-		g->taken = false;
 		for (int j = i; j < k; j++)
 			hash = hash_combine(hash, hash_combine(murmurhash32((uint32) bodies[j].head),
 												   murmurhash32((uint32) bodies[j].left_out)));
