@@ -98,7 +98,7 @@ compare_bodies(const void *a, const void *b)
 
 static const Body *group_bodies;
 
-/* Whether two distinct bodies have the same pairs. */
+/* Orders two distinct bodies by their pairs: 0 when they have the same. */
 static int
 compare_pairs(const BodyGroup *x, const BodyGroup *y)
 {

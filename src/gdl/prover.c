@@ -72,8 +72,8 @@ typedef struct Compiled
 } Compiled;
 
 /*
- * What evaluating a compiled query reads, apart from its key (16 bytes, in
- * the same order): chess.kif compiles close to a million queries before the
+ * What evaluating a compiled query reads, apart from its key (16 bytes, by
+ * the same index): chess.kif compiles close to a million queries before the
  * cache is dropped, and an evaluation reaches some of them at random (perf:
  * three quarters of compiled_value's time was waiting for the stamp of a
  * query's entry, 64 bytes then, and the start of its instances, another
