@@ -5,6 +5,7 @@
 
 #include "common/hashfn.h"
 #include "core/clock.h"
+#include "gdl/passthrough.h"
 #include "gdl/prover.h"
 #include "gdl/unfold.h"
 #include "miscadmin.h"
@@ -123,6 +124,33 @@ typedef struct LazyQuery
 	TermId		args[COMPILED_MAX_ARITY];
 } LazyQuery;
 
+/*
+ * The values of a relation's group (passthrough.h) that some rule reads,
+ * for a query with its other arguments given: from its rules joined with
+ * the group left unbound, the values the active ones fix, and those the
+ * queries the transparent ones pass the group to read.  Every other value
+ * gives the same answer in every state, so the queries with one share the
+ * compiled query of the first seen.  chess.kif: (rook_move_ig ...) of a
+ * line reads the squares strictly between its ends, and a state asks
+ * (threatened ...) of the king's square ignoring each square a piece
+ * leaves, most of them on no line to the king.
+ */
+#define REACH_MAX_VALUES 64		/* past this many: nothing shared (any) */
+
+typedef struct GroupReach
+{
+	int			relation;
+	TermId		args[COMPILED_MAX_ARITY];	/* NO_TERM at the group's positions */
+	uint32		hash;
+	bool		any;			/* any value may be read: nothing shared */
+	bool		computing;
+	int			nvalues;		/* the values read, each as many terms as the group */
+	int			room;
+	TermId	   *values;
+	TermId		shared[PASSTHROUGH_MAX_ARITY];	/* NO_TERM until a value is seen */
+	struct GroupReach *next;	/* in its bucket */
+} GroupReach;
+
 /* The queries answered for one state, or one joint move. */
 typedef struct Memo
 {
@@ -188,6 +216,12 @@ struct Prover
 	uint8	   *facts;			/* per base node: in the state */
 	Tuples		domain;			/* (true X) of every base node, in their order */
 	Call		yes;			/* a compiled query's answer when it holds: its atom */
+	/* groups of arguments passed on (GroupReach), their reach kept with the compiled queries */
+	PassThrough passing;
+	GroupReach **reach;
+	int			nreach_buckets;
+	int			nreach;
+	GroupReach *reaching;		/* being computed */
 };
 
 static void
@@ -651,6 +685,10 @@ compiled_reset(Prover *pv)
 	pv->candidate_room = 256;
 	pv->candidates = MemoryContextAlloc(pv->compiled_cxt, pv->candidate_room * sizeof(int32));
 	pv->ncandidates = 0;
+	pv->nreach_buckets = 256;
+	pv->reach = MemoryContextAllocZero(pv->compiled_cxt, pv->nreach_buckets * sizeof(GroupReach *));
+	pv->nreach = 0;
+	pv->reaching = NULL;
 }
 
 static void
@@ -790,6 +828,239 @@ compile(Prover *pv, int32 q)
 	pv->eval[q].status = COMPILED;
 }
 
+static GroupReach *group_reach(Prover *pv, int relation, const TermId *args);
+
+/* Joined like a compiled query's rules, but for the filters of the group, which would bind it. */
+static bool
+reach_residual(Join *j, int i)
+{
+	Prover	   *pv = j->context;
+
+	return compile_residual(j, i) ||
+		passthrough_is_filter(pv->p, j->rule, i, pv->passing.group[j->rule->relation]);
+}
+
+static void
+reach_add(GroupReach *r, const TermId *value, int m)
+{
+	for (int t = 0; t < r->nvalues; t++)
+		if (memcmp(&r->values[t * m], value, m * sizeof(TermId)) == 0)
+			return;
+	if (r->nvalues == REACH_MAX_VALUES)
+	{
+		r->any = true;
+		return;
+	}
+	if (r->nvalues == r->room)
+	{
+		r->room = Max(4, 2 * r->room);
+		r->values = r->values == NULL ?
+			MemoryContextAlloc(GetMemoryChunkContext(r), r->room * m * sizeof(TermId)) :
+			repalloc(r->values, r->room * m * sizeof(TermId));
+	}
+	memcpy(&r->values[r->nvalues++ * m], value, m * sizeof(TermId));
+}
+
+/* A solution of a rule of the query being reached: the values it reads. */
+static void
+reach_emit(Join *j)
+{
+	Prover	   *pv = j->context;
+	GroupReach *r = pv->reaching;
+	const TermStore *ts = j->terms;
+	const Rule *rule = j->rule;
+	uint8		group = pv->passing.group[rule->relation];
+	TermId		value[PASSTHROUGH_MAX_ARITY];
+	int			m = 0,
+				bound = 0;
+
+	for (int a = 0; a < pv->p->relations[rule->relation].arity; a++)
+		if (group & (1 << a))
+		{
+			value[m] = join_substitute(j, term_arg(ts, rule->head, a), true);
+			bound += value[m++] != NO_TERM;
+		}
+	if (bound == m)
+	{
+		/* an active rule: it reads this value */
+		reach_add(r, value, m);
+		return;
+	}
+	if (bound > 0)
+	{
+		r->any = true;
+		return;
+	}
+	/* a transparent rule: what the queries it passes the group to read */
+	for (int k = 0; k < rule->nbody && !r->any; k++)
+	{
+		const Literal *lit = &rule->body[k];
+		int			callee = lit->relation;
+		int			arity;
+		uint8		callee_group;
+		TermId		args[COMPILED_MAX_ARITY];
+		bool		open = false,
+					fits = true;
+		const GroupReach *sub;
+
+		if (lit->kind == LIT_DISTINCT || callee == pv->p->rel_true || !pv->p->relations[callee].dynamic)
+			continue;
+		arity = pv->p->relations[callee].arity;
+		callee_group = pv->passing.group[callee];
+		if (arity > COMPILED_MAX_ARITY)
+		{
+			r->any = true;
+			return;
+		}
+		for (int b = 0; b < arity; b++)
+		{
+			args[b] = join_substitute(j, term_arg(ts, lit->atom, b), true);
+			open |= args[b] == NO_TERM;
+			fits &= (args[b] == NO_TERM) == ((callee_group & (1 << b)) != 0);
+		}
+		if (!open)
+			continue;			/* asked alike whatever the group's value */
+		if (!fits)
+		{
+			r->any = true;
+			return;
+		}
+		sub = group_reach(pv, callee, args);
+		if (sub->any)
+		{
+			r->any = true;
+			return;
+		}
+		for (int t = 0; t < sub->nvalues; t++)
+			reach_add(r, &sub->values[t * m], m);
+	}
+}
+
+static const JoinOps reach_ops = {
+	.source = compile_source,
+	.negation_holds = compile_negation_holds,
+	.emit = reach_emit,
+	.residual = reach_residual,
+};
+
+/* The reach of relation's group for args (its group's positions not read), computed when new. */
+static GroupReach *
+group_reach(Prover *pv, int relation, const TermId *args)
+{
+	int			arity = pv->p->relations[relation].arity;
+	uint8		group = pv->passing.group[relation];
+	TermId		key[COMPILED_MAX_ARITY];
+	uint32		hash;
+	GroupReach *r,
+			   *outer;
+
+	for (int a = 0; a < arity; a++)
+		key[a] = group & (1 << a) ? NO_TERM : args[a];
+	hash = call_hash(relation, key, arity);
+	for (r = pv->reach[hash & (pv->nreach_buckets - 1)]; r != NULL; r = r->next)
+		if (r->hash == hash && r->relation == relation && memcmp(r->args, key, arity * sizeof(TermId)) == 0)
+		{
+			/* asked again while computed: a recursion through the group, nothing shared */
+			if (r->computing)
+				r->any = true;
+			return r;
+		}
+	check_memory(pv);
+	if (2 * (pv->nreach + 1) > pv->nreach_buckets)
+	{
+		int			n = 2 * pv->nreach_buckets;
+		GroupReach **buckets = MemoryContextAllocZero(pv->compiled_cxt, n * sizeof(GroupReach *));
+
+		for (int b = 0; b < pv->nreach_buckets; b++)
+			for (GroupReach *e = pv->reach[b], *next; e != NULL; e = next)
+			{
+				next = e->next;
+				e->next = buckets[e->hash & (n - 1)];
+				buckets[e->hash & (n - 1)] = e;
+			}
+		pfree(pv->reach);
+		pv->reach = buckets;
+		pv->nreach_buckets = n;
+	}
+	r = MemoryContextAllocZero(pv->compiled_cxt, sizeof(GroupReach));
+	r->relation = relation;
+	memcpy(r->args, key, arity * sizeof(TermId));
+	r->hash = hash;
+	for (int k = 0; k < PASSTHROUGH_MAX_ARITY; k++)
+		r->shared[k] = NO_TERM;
+	r->next = pv->reach[hash & (pv->nreach_buckets - 1)];
+	pv->reach[hash & (pv->nreach_buckets - 1)] = r;
+	pv->nreach++;
+
+	check_stack_depth();
+	r->computing = true;
+	outer = pv->reaching;
+	pv->reaching = r;
+	join_rules(pv, pv->unfolded, relation, key, &reach_ops, &r->any);
+	pv->reaching = outer;
+	r->computing = false;
+	/* a run past its deadline answers nothing: what it found is partial */
+	if (pv->gave_up)
+		r->any = true;
+	return r;
+}
+
+/* Whether value passes every filter of filters (the values shared must agree on them). */
+static bool
+passes_filters(const Prover *pv, uint32 filters, TermId value)
+{
+	for (int k = 0; k < pv->passing.nfilters; k++)
+	{
+		int			f = pv->passing.filter_relation[k];
+		TermId		atom;
+
+		if (!(filters & ((uint32) 1 << k)))
+			continue;
+		atom = term_function_lookup(pv->g->terms, pv->p->relations[f].name, 1, &value);
+		if (atom == NO_TERM || tuples_find(&pv->g->tuples[f], atom) < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A ground query's arguments, its group's value replaced by the one its
+ * queries share when no rule reads it (GroupReach).
+ */
+static void
+share_group(Prover *pv, int relation, TermId *args)
+{
+	uint8		group = pv->passing.group[relation];
+	TermId		value[PASSTHROUGH_MAX_ARITY];
+	int			m = 0;
+	GroupReach *r;
+
+	if (group == 0)
+		return;
+	for (int a = 0; a < pv->p->relations[relation].arity; a++)
+		if (group & (1 << a))
+		{
+			if (!passes_filters(pv, pv->passing.filters[relation], args[a]))
+				return;
+			value[m++] = args[a];
+		}
+	r = group_reach(pv, relation, args);
+	if (r->any)
+		return;
+	for (int t = 0; t < r->nvalues; t++)
+		if (memcmp(&r->values[t * m], value, m * sizeof(TermId)) == 0)
+			return;
+	if (r->shared[0] == NO_TERM)
+	{
+		memcpy(r->shared, value, m * sizeof(TermId));
+		return;
+	}
+	m = 0;
+	for (int a = 0; a < pv->p->relations[relation].arity; a++)
+		if (group & (1 << a))
+			args[a] = r->shared[m++];
+}
+
 /* The value of query q in the state. */
 static bool
 compiled_value(Prover *pv, int32 q)
@@ -852,8 +1123,12 @@ compiled_value(Prover *pv, int32 q)
 			if (code & CODE_LAZY)
 			{
 				const LazyQuery *lazy = &pv->lazy[code >> CODE_SHIFT];
+				TermId		args[COMPILED_MAX_ARITY];
+				int			relation = lazy->relation;
 
-				code = compiled_of(pv, lazy->relation, lazy->args) << CODE_SHIFT | CODE_QUERY |
+				memcpy(args, lazy->args, sizeof(args));
+				share_group(pv, relation, args);
+				code = compiled_of(pv, relation, args) << CODE_SHIFT | CODE_QUERY |
 					(code & CODE_NEGATED);
 				pv->codes[k] = code;
 			}
@@ -963,6 +1238,8 @@ answer(Prover *pv, int relation, const TermId *args)
 	const Relation *rel = &pv->p->relations[relation];
 	int32		q;
 	Compiled   *c;
+	TermId		shared[COMPILED_MAX_ARITY];
+	TermId		atom;
 	MemoryContext old;
 
 	if (pv->compile_off || pv->gave_up || !rel->dynamic || pv->uses_does[relation] ||
@@ -981,16 +1258,24 @@ answer(Prover *pv, int relation, const TermId *args)
 				return answer_joined(pv, relation, args);
 			return answer_open(pv, q, args);
 		}
-	q = compiled_of(pv, relation, args);
+	memcpy(shared, args, rel->arity * sizeof(TermId));
+	share_group(pv, relation, shared);
+	q = compiled_of(pv, relation, shared);
 	if (!compiled_value(pv, q))
 		return &pv->nothing;
 	c = &pv->compiled[q];
-	if (c->atom == NO_TERM)
-		c->atom = rel->arity == 0 ? term_symbol(pv->g->terms, rel->name) :
-			term_function(pv->g->terms, rel->name, rel->arity, args);
+	if (memcmp(shared, args, rel->arity * sizeof(TermId)) != 0)
+		atom = term_function(pv->g->terms, rel->name, rel->arity, args);	/* the atom asked */
+	else
+	{
+		if (c->atom == NO_TERM)
+			c->atom = rel->arity == 0 ? term_symbol(pv->g->terms, rel->name) :
+				term_function(pv->g->terms, rel->name, rel->arity, args);
+		atom = c->atom;
+	}
 	/* valid until the next query: each caller reads it at once */
 	old = MemoryContextSwitchTo(GetMemoryChunkContext(pv));
-	tuples_hold_one(&pv->yes.answers, c->atom);
+	tuples_hold_one(&pv->yes.answers, atom);
 	MemoryContextSwitchTo(old);
 	return &pv->yes;
 }
@@ -1330,6 +1615,31 @@ filtered_relations(const Grounding *g)
 	return filtered;
 }
 
+/*
+ * The groups of the relations whose ground queries are compiled (see
+ * GroupReach), none when a filter of theirs is not in a table.
+ */
+static void
+share_groups(Prover *pv)
+{
+	const Program *p = pv->p;
+	bool	   *compiled = palloc0(Max(1, p->nrelations) * sizeof(bool));
+
+	for (int r = 0; r < p->nrelations; r++)
+		compiled[r] = p->relations[r].dynamic && !pv->uses_does[r] && !pv->joined_only[r] &&
+			r != p->rel_true && r != p->rel_does && p->relations[r].arity <= COMPILED_MAX_ARITY;
+	pv->passing = passthrough_groups(p, pv->unfolded, compiled);
+	for (int k = 0; k < pv->passing.nfilters; k++)
+		if (!materialized(pv, pv->passing.filter_relation[k]))
+		{
+			/* passes_filters reads the tables (a query passing the group to these finds none) */
+			for (int r = 0; r < p->nrelations; r++)
+				if (pv->passing.filters[r] & ((uint32) 1 << k))
+					pv->passing.group[r] = 0;
+		}
+	pfree(compiled);
+}
+
 Prover *
 prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 {
@@ -1376,6 +1686,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	/* relations whose answers change with the move */
 	pv->uses_does = program_depends_on(p, p->rel_does);
 	pv->joined_only = filtered_relations(g);
+	share_groups(pv);
 	pv->terminal_reads_legal = program_depends_on(p, p->rel_legal)[p->rel_terminal];
 
 	pv->base_atom = palloc(Max(1, net->nbase) * sizeof(TermId));

@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(31);
+SELECT plan(33);
 
 \ir helpers.psql
 
@@ -71,6 +71,23 @@ SELECT gametree.load_game('playouts_dense', :'dense_kif') IS NOT NULL AS loaded 
 SELECT is(:'engine'::text, 'prover', 'a game of a static relation of symbols, with an unused relation, on the prover');
 SELECT is(pg_temp.perfts('playouts_prover_dense', 4) || ' ' || pg_temp.perfts('playouts_dense', 4), '7,19,73,0 7,19,73,0',
           'its perft 1..4 as counted by hand, on the prover and the network: a compound term or a symbol the relation lacks never matches');
+
+-- Arguments a relation passes on unread are shared by its ground queries
+-- on the prover (passthrough.h): (clear ?u ?x ?i) walks from ?u to ?x
+-- with cell ?i ignored, (lift ?i) asks (clear 1 4 ?i), and cells 5 and 6,
+-- off the walk, share one compiled query; a cell on the walk (2, 3) is
+-- read by the rule that skips it.  Perft 1..4 from the rules written out
+-- by hand (tools/gdl_skipline_perft.py): 3, 9, 29, none past the third step.
+\set skip_kif '(role p) (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (succ 1 2) (succ 2 3) (succ 3 4) (mid 2) (mid 3) (count 0 1) (count 1 2) (count 2 3) (init (cell 1 b)) (init (cell 2 o)) (init (cell 3 b)) (init (cell 4 b)) (init (cell 5 o)) (init (cell 6 o)) (init (step 0)) (<= (clear ?u ?x ?i) (succ ?u ?x) (index ?i)) (<= (clear ?u ?x ?i) (succ ?u ?i) (clear ?i ?x ?i)) (<= (clear ?u ?x ?i) (succ ?u ?v) (true (cell ?v b)) (clear ?v ?x ?i)) (<= (open_path ?i) (clear 1 4 ?i)) (<= (legal p (lift ?i)) (true (cell ?i o)) (open_path ?i)) (<= (legal p (drop ?c)) (mid ?c) (true (cell ?c b))) (legal p noop) (<= (touched ?c) (does p (lift ?c))) (<= (touched ?c) (does p (drop ?c))) (<= (next (cell ?c b)) (does p (lift ?c))) (<= (next (cell ?c o)) (does p (drop ?c))) (<= (next (cell ?c ?s)) (true (cell ?c ?s)) (not (touched ?c))) (<= (next (step ?m)) (true (step ?n)) (count ?n ?m)) (<= terminal (true (step 3))) (<= (goal p 100) (true (cell 3 o))) (<= (goal p 0) (not (true (cell 3 o))))'
+SET LOCAL gametree.gdl_memory = '1MB';
+SELECT engine FROM gametree.load_game('playouts_prover_skip', :'skip_kif' || E'\n'
+         || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
+         || E'\n(<= (unused ?a ?b ?c) (true (step ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
+RESET gametree.gdl_memory;
+SELECT gametree.load_game('playouts_skip', :'skip_kif') IS NOT NULL AS loaded \gset
+SELECT is(:'engine'::text, 'prover', 'a game of a walk that ignores a cell, with an unused relation, on the prover');
+SELECT is(pg_temp.perfts('playouts_prover_skip', 4) || ' ' || pg_temp.perfts('playouts_skip', 4), '3,9,29,0 3,9,29,0',
+          'its perft 1..4 as the model counts, on the prover and the network: only queries ignoring a cell off the walk share');
 
 -- Deterministic: without a seed, the state's hash seeds the games.
 SELECT is((SELECT (utility, playouts, states)::text FROM gametree.playouts('connect4', max_playouts => 300)),
