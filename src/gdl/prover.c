@@ -130,19 +130,25 @@ typedef struct LazyQuery
  * the group left unbound, the values the active ones fix, and those the
  * queries the transparent ones pass the group to read.  Every other value
  * gives the same answer in every state, so the queries with one share the
- * compiled query of the first seen.  chess.kif: (rook_move_ig ...) of a
- * line reads the squares strictly between its ends, and a state asks
- * (threatened ...) of the king's square ignoring each square a piece
- * leaves, most of them on no line to the king.
+ * compiled query of the first seen.  Instances that no state can satisfy
+ * are left out: a literal of the state asked of a query that is not
+ * possible (none of its own instances is).  chess.kif: (rook_move_ig ...)
+ * of a line reads the squares strictly between its ends, of two squares on
+ * no line none; a state asks (threatened ...) of the king's square
+ * ignoring each square a piece leaves, most of them on no line to the king.
+ * A ground query's possibility is kept the same way, its group empty.
  */
 #define REACH_MAX_VALUES 64		/* past this many: nothing shared (any) */
 
 typedef struct GroupReach
 {
 	int			relation;
+	uint8		group;			/* the positions left unbound: the group, or none */
 	TermId		args[COMPILED_MAX_ARITY];	/* NO_TERM at the group's positions */
 	uint32		hash;
+	bool		possible;		/* some instance may hold */
 	bool		any;			/* any value may be read: nothing shared */
+	bool		known;			/* any, or possible without a group: its rules' join stops */
 	bool		computing;
 	int			nvalues;		/* the values read, each as many terms as the group */
 	int			room;
@@ -218,6 +224,7 @@ struct Prover
 	Call		yes;			/* a compiled query's answer when it holds: its atom */
 	/* groups of arguments passed on (GroupReach), their reach kept with the compiled queries */
 	PassThrough passing;
+	Tuples	   *filter_values;	/* per filter of passing: the values it holds for */
 	GroupReach **reach;
 	int			nreach_buckets;
 	int			nreach;
@@ -828,7 +835,7 @@ compile(Prover *pv, int32 q)
 	pv->eval[q].status = COMPILED;
 }
 
-static GroupReach *group_reach(Prover *pv, int relation, const TermId *args);
+static GroupReach *group_reach(Prover *pv, int relation, const TermId *args, uint8 group);
 
 /* Joined like a compiled query's rules, but for the filters of the group, which would bind it. */
 static bool
@@ -836,8 +843,7 @@ reach_residual(Join *j, int i)
 {
 	Prover	   *pv = j->context;
 
-	return compile_residual(j, i) ||
-		passthrough_is_filter(pv->p, j->rule, i, pv->passing.group[j->rule->relation]);
+	return compile_residual(j, i) || passthrough_is_filter(pv->p, j->rule, i, pv->reaching->group);
 }
 
 static void
@@ -861,37 +867,35 @@ reach_add(GroupReach *r, const TermId *value, int m)
 	memcpy(&r->values[r->nvalues++ * m], value, m * sizeof(TermId));
 }
 
-/* A solution of a rule of the query being reached: the values it reads. */
+/*
+ * A solution of a rule of the query being reached: unless a literal of the
+ * state it asks is not possible, the query is, and the values it reads
+ * are read.
+ */
 static void
-reach_emit(Join *j)
+reach_instance(Join *j)
 {
 	Prover	   *pv = j->context;
 	GroupReach *r = pv->reaching;
 	const TermStore *ts = j->terms;
 	const Rule *rule = j->rule;
-	uint8		group = pv->passing.group[rule->relation];
 	TermId		value[PASSTHROUGH_MAX_ARITY];
+	const GroupReach *passed[MAX_BODY];
+	int			npassed = 0;
 	int			m = 0,
 				bound = 0;
 
 	for (int a = 0; a < pv->p->relations[rule->relation].arity; a++)
-		if (group & (1 << a))
+		if (r->group & (1 << a))
 		{
 			value[m] = join_substitute(j, term_arg(ts, rule->head, a), true);
 			bound += value[m++] != NO_TERM;
 		}
-	if (bound == m)
-	{
-		/* an active rule: it reads this value */
-		reach_add(r, value, m);
-		return;
-	}
-	if (bound > 0)
+	if (bound > 0 && bound < m)
 	{
 		r->any = true;
 		return;
 	}
-	/* a transparent rule: what the queries it passes the group to read */
 	for (int k = 0; k < rule->nbody && !r->any; k++)
 	{
 		const Literal *lit = &rule->body[k];
@@ -903,15 +907,16 @@ reach_emit(Join *j)
 					fits = true;
 		const GroupReach *sub;
 
-		if (lit->kind == LIT_DISTINCT || callee == pv->p->rel_true || !pv->p->relations[callee].dynamic)
+		/* facts were joined over every one that can hold; negations may hold */
+		if (lit->kind != LIT_POSITIVE || callee == pv->p->rel_true || !pv->p->relations[callee].dynamic)
 			continue;
 		arity = pv->p->relations[callee].arity;
-		callee_group = pv->passing.group[callee];
 		if (arity > COMPILED_MAX_ARITY)
 		{
-			r->any = true;
-			return;
+			r->any |= bound < m;
+			continue;
 		}
+		callee_group = pv->passing.group[callee];
 		for (int b = 0; b < arity; b++)
 		{
 			args[b] = join_substitute(j, term_arg(ts, lit->atom, b), true);
@@ -919,21 +924,46 @@ reach_emit(Join *j)
 			fits &= (args[b] == NO_TERM) == ((callee_group & (1 << b)) != 0);
 		}
 		if (!open)
-			continue;			/* asked alike whatever the group's value */
-		if (!fits)
+			sub = group_reach(pv, callee, args, 0);
+		else if (bound == m)
+			continue;			/* bound by literals of the state alone: may hold */
+		else if (fits)
+			sub = passed[npassed++] = group_reach(pv, callee, args, callee_group);
+		else
+		{
+			/* the group may go elsewhere */
+			r->any = true;
+			return;
+		}
+		if (sub->any && bound < m)
 		{
 			r->any = true;
 			return;
 		}
-		sub = group_reach(pv, callee, args);
-		if (sub->any)
-		{
-			r->any = true;
-			return;
-		}
-		for (int t = 0; t < sub->nvalues; t++)
-			reach_add(r, &sub->values[t * m], m);
+		if (!sub->possible)
+			return;				/* no state satisfies this instance */
 	}
+	if (r->any)
+		return;
+	r->possible = true;
+	if (m > 0 && bound == m)
+		reach_add(r, value, m); /* an active rule: it reads this value */
+	for (int k = 0; k < npassed && !r->any; k++)
+	{
+		if (r->nvalues + passed[k]->nvalues > REACH_MAX_VALUES)
+			r->any = true;
+		for (int t = 0; t < passed[k]->nvalues && !r->any; t++)
+			reach_add(r, &passed[k]->values[t * m], m);
+	}
+}
+
+static void
+reach_emit(Join *j)
+{
+	GroupReach *r = ((Prover *) j->context)->reaching;
+
+	reach_instance(j);
+	r->known = r->any || (r->group == 0 && r->possible);
 }
 
 static const JoinOps reach_ops = {
@@ -943,12 +973,14 @@ static const JoinOps reach_ops = {
 	.residual = reach_residual,
 };
 
-/* The reach of relation's group for args (its group's positions not read), computed when new. */
+/*
+ * The reach of relation's group for args (its group's positions not read),
+ * or the possibility of the ground query (group 0), computed when new.
+ */
 static GroupReach *
-group_reach(Prover *pv, int relation, const TermId *args)
+group_reach(Prover *pv, int relation, const TermId *args, uint8 group)
 {
 	int			arity = pv->p->relations[relation].arity;
-	uint8		group = pv->passing.group[relation];
 	TermId		key[COMPILED_MAX_ARITY];
 	uint32		hash;
 	GroupReach *r,
@@ -956,13 +988,17 @@ group_reach(Prover *pv, int relation, const TermId *args)
 
 	for (int a = 0; a < arity; a++)
 		key[a] = group & (1 << a) ? NO_TERM : args[a];
-	hash = call_hash(relation, key, arity);
+	hash = hash_combine(call_hash(relation, key, arity), group);
 	for (r = pv->reach[hash & (pv->nreach_buckets - 1)]; r != NULL; r = r->next)
-		if (r->hash == hash && r->relation == relation && memcmp(r->args, key, arity * sizeof(TermId)) == 0)
+		if (r->hash == hash && r->relation == relation && r->group == group &&
+			memcmp(r->args, key, arity * sizeof(TermId)) == 0)
 		{
-			/* asked again while computed: a recursion through the group, nothing shared */
+			/* asked again while computed, a recursion: may hold, and nothing shared */
 			if (r->computing)
-				r->any = true;
+			{
+				r->possible = true;
+				r->any |= group != 0;
+			}
 			return r;
 		}
 	check_memory(pv);
@@ -984,6 +1020,7 @@ group_reach(Prover *pv, int relation, const TermId *args)
 	}
 	r = MemoryContextAllocZero(pv->compiled_cxt, sizeof(GroupReach));
 	r->relation = relation;
+	r->group = group;
 	memcpy(r->args, key, arity * sizeof(TermId));
 	r->hash = hash;
 	for (int k = 0; k < PASSTHROUGH_MAX_ARITY; k++)
@@ -996,12 +1033,15 @@ group_reach(Prover *pv, int relation, const TermId *args)
 	r->computing = true;
 	outer = pv->reaching;
 	pv->reaching = r;
-	join_rules(pv, pv->unfolded, relation, key, &reach_ops, &r->any);
+	join_rules(pv, pv->unfolded, relation, key, &reach_ops, &r->known);
 	pv->reaching = outer;
 	r->computing = false;
 	/* a run past its deadline answers nothing: what it found is partial */
 	if (pv->gave_up)
+	{
+		r->possible = true;
 		r->any = true;
+	}
 	return r;
 }
 
@@ -1010,16 +1050,8 @@ static bool
 passes_filters(const Prover *pv, uint32 filters, TermId value)
 {
 	for (int k = 0; k < pv->passing.nfilters; k++)
-	{
-		int			f = pv->passing.filter_relation[k];
-		TermId		atom;
-
-		if (!(filters & ((uint32) 1 << k)))
-			continue;
-		atom = term_function_lookup(pv->g->terms, pv->p->relations[f].name, 1, &value);
-		if (atom == NO_TERM || tuples_find(&pv->g->tuples[f], atom) < 0)
+		if ((filters & ((uint32) 1 << k)) && tuples_find(&pv->filter_values[k], value) < 0)
 			return false;
-	}
 	return true;
 }
 
@@ -1044,7 +1076,7 @@ share_group(Prover *pv, int relation, TermId *args)
 				return;
 			value[m++] = args[a];
 		}
-	r = group_reach(pv, relation, args);
+	r = group_reach(pv, relation, args, group);
 	if (r->any)
 		return;
 	for (int t = 0; t < r->nvalues; t++)
@@ -1629,14 +1661,22 @@ share_groups(Prover *pv)
 		compiled[r] = p->relations[r].dynamic && !pv->uses_does[r] && !pv->joined_only[r] &&
 			r != p->rel_true && r != p->rel_does && p->relations[r].arity <= COMPILED_MAX_ARITY;
 	pv->passing = passthrough_groups(p, pv->unfolded, compiled);
+	pv->filter_values = palloc0(Max(1, pv->passing.nfilters) * sizeof(Tuples));
 	for (int k = 0; k < pv->passing.nfilters; k++)
-		if (!materialized(pv, pv->passing.filter_relation[k]))
+	{
+		int			f = pv->passing.filter_relation[k];
+
+		if (!materialized(pv, f))
 		{
-			/* passes_filters reads the tables (a query passing the group to these finds none) */
+			/* its values are not in a table: the groups it filters are left alone */
 			for (int r = 0; r < p->nrelations; r++)
 				if (pv->passing.filters[r] & ((uint32) 1 << k))
 					pv->passing.group[r] = 0;
+			continue;
 		}
+		for (int i = 0; i < pv->g->tuples[f].n; i++)
+			tuples_insert(pv->g->terms, &pv->filter_values[k], 0, term_arg(pv->g->terms, pv->g->tuples[f].atoms[i], 0));
+	}
 	pfree(compiled);
 }
 
