@@ -605,7 +605,8 @@ join_from(Join *j, int remaining)
 	/* once, when the head's variables have just become bound */
 	if (j->ops->head_known != NULL && remaining > 0 && !j->head_bound && all_bound(j, rule->head))
 	{
-		if (j->ops->head_known(j, join_substitute(j, rule->head, false)))
+		j->head_atom = join_substitute(j, rule->head, false);
+		if (j->ops->head_known(j, j->head_atom))
 			return;
 		j->head_bound = true;
 		join_from(j, remaining);

@@ -149,6 +149,7 @@ struct Join
 	TermId	   *matched;		/* per body literal: its ground atom (negations: NO_TERM if absent) */
 	bool	   *done;
 	bool		head_bound;		/* the head's variables are bound (and it was not known) */
+	TermId		head_atom;		/* ... and its atom then, NO_TERM if no term was made yet */
 };
 
 /* Unifies a rule's head with a ground atom, binding its variables. */

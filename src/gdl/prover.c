@@ -374,7 +374,9 @@ prover_emit(Join *j)
 {
 	Prover	   *pv = j->context;
 	Call	   *call = pv->stack[pv->depth - 1];
-	TermId		head = join_substitute(j, j->rule->head, true);
+	/* the head's atom, made when its variables were bound (head_known) unless new then */
+	TermId		head = j->head_bound && j->head_atom != NO_TERM ? j->head_atom :
+		join_substitute(j, j->rule->head, true);
 	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(call));
 
 	if (tuples_insert(j->terms, &call->answers, pv->p->relations[call->relation].arity, head) &&
