@@ -756,6 +756,23 @@ compile_negation_holds(Join *j, int i)
 	return prover_negation_holds(j, i);
 }
 
+static GroupReach *group_reach(Prover *pv, int relation, const TermId *args, uint8 group);
+
+/*
+ * Whether a ground query of a relation with a group may hold in some
+ * state, by its group's reach (the same for every value of the group):
+ * chess.kif's (threatened ...) has an instance for an attacker on each
+ * square, and only those on a line to the king's square are kept.  Other
+ * relations are not asked (their possibility would be a reach per query).
+ */
+static bool
+query_possible(Prover *pv, int relation, const TermId *args)
+{
+	uint8		group = pv->passing.group[relation];
+
+	return group == 0 || group_reach(pv, relation, args, group)->possible;
+}
+
 /* An instance: the facts and queries the solution leaves to the state. */
 static void
 compile_emit(Join *j)
@@ -786,6 +803,12 @@ compile_emit(Join *j)
 			pv->compiling_failed = arity > COMPILED_MAX_ARITY;
 			for (int a = 0; a < arity && !pv->compiling_failed; a++)
 				pv->compiling_failed = (args[a] = join_substitute(j, term_arg(j->terms, lit->atom, a), true)) == NO_TERM;
+			if (!pv->compiling_failed && !negated && !query_possible(pv, lit->relation, args))
+			{
+				/* no state satisfies the instance */
+				pv->ncodes = codes;
+				return;
+			}
 			if (!pv->compiling_failed)
 				add_code(pv, add_lazy(pv, lit->relation, args, arity) << CODE_SHIFT | CODE_LAZY |
 						 (negated ? CODE_NEGATED : 0));
@@ -836,8 +859,6 @@ compile(Prover *pv, int32 q)
 	pv->eval[q].end = pv->ncodes;
 	pv->eval[q].status = COMPILED;
 }
-
-static GroupReach *group_reach(Prover *pv, int relation, const TermId *args, uint8 group);
 
 /* Joined like a compiled query's rules, but for the filters of the group, which would bind it. */
 static bool
