@@ -9,6 +9,7 @@
 #include "gdl/prover.h"
 #include "gdl/unfold.h"
 #include "miscadmin.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
 typedef enum CallStatus
@@ -140,12 +141,16 @@ typedef struct LazyQuery
  */
 #define REACH_MAX_VALUES 64		/* past this many: nothing shared (any) */
 
+typedef struct ReachKey
+{
+	int32		relation;
+	int32		group;			/* the positions left unbound: the group, or none */
+	TermId		args[COMPILED_MAX_ARITY];	/* NO_TERM at the group's positions */
+} ReachKey;
+
 typedef struct GroupReach
 {
-	int			relation;
-	uint8		group;			/* the positions left unbound: the group, or none */
-	TermId		args[COMPILED_MAX_ARITY];	/* NO_TERM at the group's positions */
-	uint32		hash;
+	ReachKey	key;			/* first: the entry of a dynahash table */
 	bool		possible;		/* some instance may hold */
 	bool		any;			/* any value may be read: nothing shared */
 	bool		known;			/* any, or possible without a group: its rules' join stops */
@@ -154,7 +159,6 @@ typedef struct GroupReach
 	int			room;
 	TermId	   *values;
 	TermId		shared[PASSTHROUGH_MAX_ARITY];	/* NO_TERM until a value is seen */
-	struct GroupReach *next;	/* in its bucket */
 } GroupReach;
 
 /* The queries answered for one state, or one joint move. */
@@ -225,9 +229,7 @@ struct Prover
 	/* groups of arguments passed on (GroupReach), their reach kept with the compiled queries */
 	PassThrough passing;
 	Tuples	   *filter_values;	/* per filter of passing: the values it holds for */
-	GroupReach **reach;
-	int			nreach_buckets;
-	int			nreach;
+	HTAB	   *reach;			/* ReachKey to GroupReach, in compiled_cxt */
 	GroupReach *reaching;		/* being computed */
 };
 
@@ -694,9 +696,11 @@ compiled_reset(Prover *pv)
 	pv->candidate_room = 256;
 	pv->candidates = MemoryContextAlloc(pv->compiled_cxt, pv->candidate_room * sizeof(int32));
 	pv->ncandidates = 0;
-	pv->nreach_buckets = 256;
-	pv->reach = MemoryContextAllocZero(pv->compiled_cxt, pv->nreach_buckets * sizeof(GroupReach *));
-	pv->nreach = 0;
+	{
+		HASHCTL		ctl = {.keysize = sizeof(ReachKey),.entrysize = sizeof(GroupReach),.hcxt = pv->compiled_cxt};
+
+		pv->reach = hash_create("gametree GDL group reach", 256, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
 	pv->reaching = NULL;
 }
 
@@ -866,11 +870,11 @@ reach_residual(Join *j, int i)
 {
 	Prover	   *pv = j->context;
 
-	return compile_residual(j, i) || passthrough_is_filter(pv->p, j->rule, i, pv->reaching->group);
+	return compile_residual(j, i) || passthrough_is_filter(pv->p, j->rule, i, pv->reaching->key.group);
 }
 
 static void
-reach_add(GroupReach *r, const TermId *value, int m)
+reach_add(Prover *pv, GroupReach *r, const TermId *value, int m)
 {
 	for (int t = 0; t < r->nvalues; t++)
 		if (memcmp(&r->values[t * m], value, m * sizeof(TermId)) == 0)
@@ -884,7 +888,7 @@ reach_add(GroupReach *r, const TermId *value, int m)
 	{
 		r->room = Max(4, 2 * r->room);
 		r->values = r->values == NULL ?
-			MemoryContextAlloc(GetMemoryChunkContext(r), r->room * m * sizeof(TermId)) :
+			MemoryContextAlloc(pv->compiled_cxt, r->room * m * sizeof(TermId)) :
 			repalloc(r->values, r->room * m * sizeof(TermId));
 	}
 	memcpy(&r->values[r->nvalues++ * m], value, m * sizeof(TermId));
@@ -909,7 +913,7 @@ reach_instance(Join *j)
 				bound = 0;
 
 	for (int a = 0; a < pv->p->relations[rule->relation].arity; a++)
-		if (r->group & (1 << a))
+		if (r->key.group & (1 << a))
 		{
 			value[m] = join_substitute(j, term_arg(ts, rule->head, a), true);
 			bound += value[m++] != NO_TERM;
@@ -970,13 +974,13 @@ reach_instance(Join *j)
 		return;
 	r->possible = true;
 	if (m > 0 && bound == m)
-		reach_add(r, value, m); /* an active rule: it reads this value */
+		reach_add(pv, r, value, m); /* an active rule: it reads this value */
 	for (int k = 0; k < npassed && !r->any; k++)
 	{
 		if (r->nvalues + passed[k]->nvalues > REACH_MAX_VALUES)
 			r->any = true;
 		for (int t = 0; t < passed[k]->nvalues && !r->any; t++)
-			reach_add(r, &passed[k]->values[t * m], m);
+			reach_add(pv, r, &passed[k]->values[t * m], m);
 	}
 }
 
@@ -986,7 +990,7 @@ reach_emit(Join *j)
 	GroupReach *r = ((Prover *) j->context)->reaching;
 
 	reach_instance(j);
-	r->known = r->any || (r->group == 0 && r->possible);
+	r->known = r->any || (r->key.group == 0 && r->possible);
 }
 
 static const JoinOps reach_ops = {
@@ -1004,59 +1008,38 @@ static GroupReach *
 group_reach(Prover *pv, int relation, const TermId *args, uint8 group)
 {
 	int			arity = pv->p->relations[relation].arity;
-	TermId		key[COMPILED_MAX_ARITY];
-	uint32		hash;
+	ReachKey	key;
 	GroupReach *r,
 			   *outer;
+	bool		found;
 
+	memset(&key, 0, sizeof(key));	/* hashed whole */
+	key.relation = relation;
+	key.group = group;
 	for (int a = 0; a < arity; a++)
-		key[a] = group & (1 << a) ? NO_TERM : args[a];
-	hash = hash_combine(call_hash(relation, key, arity), group);
-	for (r = pv->reach[hash & (pv->nreach_buckets - 1)]; r != NULL; r = r->next)
-		if (r->hash == hash && r->relation == relation && r->group == group &&
-			memcmp(r->args, key, arity * sizeof(TermId)) == 0)
-		{
-			/* asked again while computed, a recursion: may hold, and nothing shared */
-			if (r->computing)
-			{
-				r->possible = true;
-				r->any |= group != 0;
-			}
-			return r;
-		}
-	check_memory(pv);
-	if (2 * (pv->nreach + 1) > pv->nreach_buckets)
+		key.args[a] = group & (1 << a) ? NO_TERM : args[a];
+	r = hash_search(pv->reach, &key, HASH_FIND, NULL);
+	if (r != NULL)
 	{
-		int			n = 2 * pv->nreach_buckets;
-		GroupReach **buckets = MemoryContextAllocZero(pv->compiled_cxt, n * sizeof(GroupReach *));
-
-		for (int b = 0; b < pv->nreach_buckets; b++)
-			for (GroupReach *e = pv->reach[b], *next; e != NULL; e = next)
-			{
-				next = e->next;
-				e->next = buckets[e->hash & (n - 1)];
-				buckets[e->hash & (n - 1)] = e;
-			}
-		pfree(pv->reach);
-		pv->reach = buckets;
-		pv->nreach_buckets = n;
+		/* asked again while computed, a recursion: may hold, and nothing shared */
+		if (r->computing)
+		{
+			r->possible = true;
+			r->any |= group != 0;
+		}
+		return r;
 	}
-	r = MemoryContextAllocZero(pv->compiled_cxt, sizeof(GroupReach));
-	r->relation = relation;
-	r->group = group;
-	memcpy(r->args, key, arity * sizeof(TermId));
-	r->hash = hash;
+	check_memory(pv);
+	r = hash_search(pv->reach, &key, HASH_ENTER, &found);
+	memset((char *) r + sizeof(ReachKey), 0, sizeof(GroupReach) - sizeof(ReachKey));
 	for (int k = 0; k < PASSTHROUGH_MAX_ARITY; k++)
 		r->shared[k] = NO_TERM;
-	r->next = pv->reach[hash & (pv->nreach_buckets - 1)];
-	pv->reach[hash & (pv->nreach_buckets - 1)] = r;
-	pv->nreach++;
 
 	check_stack_depth();
 	r->computing = true;
 	outer = pv->reaching;
 	pv->reaching = r;
-	join_rules(pv, pv->unfolded, relation, key, &reach_ops, &r->known);
+	join_rules(pv, pv->unfolded, relation, key.args, &reach_ops, &r->known);
 	pv->reaching = outer;
 	r->computing = false;
 	/* a run past its deadline answers nothing: what it found is partial */
