@@ -20,6 +20,21 @@ SELECT plan(33);
 
 \ir helpers.psql
 
+-- Loads kif as game on the prover: within 1MB, with a relation no output
+-- reads (30^3 atoms over fact) that leaves its network too large.
+CREATE FUNCTION pg_temp.load_on_prover(game text, kif text, fact text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  memory text := current_setting('gametree.gdl_memory');
+  loaded text;
+BEGIN
+  PERFORM set_config('gametree.gdl_memory', '1MB', true);
+  SELECT l.engine INTO loaded FROM gametree.load_game(game, kif || E'\n'
+           || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
+           || format(E'\n(<= (unused ?a ?b ?c) (true %s) (n ?a) (n ?b) (n ?c))\n', fact)) l;
+  PERFORM set_config('gametree.gdl_memory', memory, true);
+  RETURN loaded;
+END $$;
+
 -- Tic-tac-toe, native and from GDL.
 CREATE TEMP TABLE ttt AS SELECT * FROM gametree.playouts('tictactoe', max_playouts => 200000, seed => 1);
 SELECT ok((SELECT abs((utility->>'xplayer')::numeric - 64.85) < 0.4 AND abs((utility->>'oplayer')::numeric - 35.15) < 0.4
@@ -48,11 +63,7 @@ SELECT ok((SELECT abs(states::numeric / playouts - 5.1316) < 0.02 FROM cyc), 'of
 -- cycle of edges is a cycle of ground queries, which the prover's compiled
 -- queries leave to its joins (they once answered it from a half-evaluated
 -- query, and perft 5 came out 152,004).
-SET LOCAL gametree.gdl_memory = '1MB';
-SELECT engine FROM gametree.load_game('playouts_prover_cycles', :'kif' || E'\n'
-         || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
-         || E'\n(<= (unused ?a ?b ?c) (true (control ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
-RESET gametree.gdl_memory;
+SELECT pg_temp.load_on_prover('playouts_prover_cycles', :'kif', '(control ?p)') AS engine \gset
 SELECT is(:'engine'::text, 'prover', 'cycles.kif with an unused relation loads on the prover');
 SELECT is(pg_temp.perfts('playouts_prover_cycles', 5), '12,144,1608,16236,151884', 'its perft 1..5: the same');
 
@@ -62,11 +73,7 @@ SELECT is(pg_temp.perfts('playouts_prover_cycles', 5), '12,144,1608,16236,151884
 -- neither, so no jump is legal: from x, six steps and stay; from a
 -- neighbour, back or stay (perft counted by hand).
 \set dense_kif '(role a) (init (at x)) (init (step 0)) (init (mark (p q))) (init (mark w)) (adj x y) (adj x z) (adj x v) (adj x u) (adj x s) (adj x r) (adj y x) (adj z x) (adj v x) (adj u x) (adj s x) (adj r x) (<= (legal a (go ?t)) (true (at ?f)) (adj ?f ?t)) (<= (legal a (jump ?t)) (true (at ?f)) (true (mark ?t)) (adj ?f ?t)) (<= (legal a stay) (true (at ?f)) (not (adj ?f w))) (<= (next (at ?t)) (does a (go ?t))) (<= (next (at ?t)) (does a (jump ?t))) (<= (next (at ?f)) (does a stay) (true (at ?f))) (<= (next (mark ?m)) (true (mark ?m))) (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y)) (succ 0 1) (succ 1 2) (succ 2 3) (<= terminal (true (step 3))) (<= (goal a 100) (true (at x))) (<= (goal a 0) (not (true (at x))))'
-SET LOCAL gametree.gdl_memory = '1MB';
-SELECT engine FROM gametree.load_game('playouts_prover_dense', :'dense_kif' || E'\n'
-         || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
-         || E'\n(<= (unused ?a ?b ?c) (true (step ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
-RESET gametree.gdl_memory;
+SELECT pg_temp.load_on_prover('playouts_prover_dense', :'dense_kif', '(step ?p)') AS engine \gset
 SELECT gametree.load_game('playouts_dense', :'dense_kif') IS NOT NULL AS loaded \gset
 SELECT is(:'engine'::text, 'prover', 'a game of a static relation of symbols, with an unused relation, on the prover');
 SELECT is(pg_temp.perfts('playouts_prover_dense', 4) || ' ' || pg_temp.perfts('playouts_dense', 4), '7,19,73,0 7,19,73,0',
@@ -79,11 +86,7 @@ SELECT is(pg_temp.perfts('playouts_prover_dense', 4) || ' ' || pg_temp.perfts('p
 -- read by the rule that skips it.  Perft 1..4 from the rules written out
 -- by hand (tools/gdl_skipline_perft.py): 3, 9, 29, none past the third step.
 \set skip_kif '(role p) (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (succ 1 2) (succ 2 3) (succ 3 4) (mid 2) (mid 3) (count 0 1) (count 1 2) (count 2 3) (init (cell 1 b)) (init (cell 2 o)) (init (cell 3 b)) (init (cell 4 b)) (init (cell 5 o)) (init (cell 6 o)) (init (step 0)) (<= (clear ?u ?x ?i) (succ ?u ?x) (index ?i)) (<= (clear ?u ?x ?i) (succ ?u ?i) (clear ?i ?x ?i)) (<= (clear ?u ?x ?i) (succ ?u ?v) (true (cell ?v b)) (clear ?v ?x ?i)) (<= (open_path ?i) (clear 1 4 ?i)) (<= (legal p (lift ?i)) (true (cell ?i o)) (open_path ?i)) (<= (legal p (drop ?c)) (mid ?c) (true (cell ?c b))) (legal p noop) (<= (touched ?c) (does p (lift ?c))) (<= (touched ?c) (does p (drop ?c))) (<= (next (cell ?c b)) (does p (lift ?c))) (<= (next (cell ?c o)) (does p (drop ?c))) (<= (next (cell ?c ?s)) (true (cell ?c ?s)) (not (touched ?c))) (<= (next (step ?m)) (true (step ?n)) (count ?n ?m)) (<= terminal (true (step 3))) (<= (goal p 100) (true (cell 3 o))) (<= (goal p 0) (not (true (cell 3 o))))'
-SET LOCAL gametree.gdl_memory = '1MB';
-SELECT engine FROM gametree.load_game('playouts_prover_skip', :'skip_kif' || E'\n'
-         || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
-         || E'\n(<= (unused ?a ?b ?c) (true (step ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
-RESET gametree.gdl_memory;
+SELECT pg_temp.load_on_prover('playouts_prover_skip', :'skip_kif', '(step ?p)') AS engine \gset
 SELECT gametree.load_game('playouts_skip', :'skip_kif') IS NOT NULL AS loaded \gset
 SELECT is(:'engine'::text, 'prover', 'a game of a walk that ignores a cell, with an unused relation, on the prover');
 SELECT is(pg_temp.perfts('playouts_prover_skip', 4) || ' ' || pg_temp.perfts('playouts_skip', 4), '3,9,29,0 3,9,29,0',
