@@ -984,6 +984,7 @@ reach_instance(Join *j)
 	}
 }
 
+/* An instance, then whether the join can stop: nothing shared, or a ground query found possible. */
 static void
 reach_emit(Join *j)
 {
@@ -1011,7 +1012,6 @@ group_reach(Prover *pv, int relation, const TermId *args, uint8 group)
 	ReachKey	key;
 	GroupReach *r,
 			   *outer;
-	bool		found;
 
 	memset(&key, 0, sizeof(key));	/* hashed whole */
 	key.relation = relation;
@@ -1030,7 +1030,7 @@ group_reach(Prover *pv, int relation, const TermId *args, uint8 group)
 		return r;
 	}
 	check_memory(pv);
-	r = hash_search(pv->reach, &key, HASH_ENTER, &found);
+	r = hash_search(pv->reach, &key, HASH_ENTER, NULL);
 	memset((char *) r + sizeof(ReachKey), 0, sizeof(GroupReach) - sizeof(ReachKey));
 	for (int k = 0; k < PASSTHROUGH_MAX_ARITY; k++)
 		r->shared[k] = NO_TERM;
