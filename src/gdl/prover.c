@@ -315,6 +315,20 @@ materialized(const Prover *pv, int relation)
 	return !pv->p->relations[relation].dynamic && pv->g->computed[relation];
 }
 
+/*
+ * Whether relation's ground queries are compiled: a relation of the state
+ * alone (relations of does change with every joint move) with no argument
+ * that only filters (filtered_relations) and few enough arguments.
+ */
+static inline bool
+compiled_relation(const Prover *pv, int relation)
+{
+	const Relation *rel = &pv->p->relations[relation];
+
+	return rel->dynamic && !pv->uses_does[relation] && !pv->joined_only[relation] &&
+		relation != pv->p->rel_true && relation != pv->p->rel_does && rel->arity <= COMPILED_MAX_ARITY;
+}
+
 /* The answers to literal i's relation with the arguments bound so far (NULL: not all bound, choosing). */
 static const Tuples *
 prover_source(Join *j, int i, bool choosing)
@@ -1265,10 +1279,8 @@ answer_open(Prover *pv, int32 q, const TermId *args)
 }
 
 /*
- * A query: compiled when of a relation of the state alone (relations of
- * does change with every joint move) with no argument that only filters
- * (filtered_relations), and ground or open with few candidates (answer_open);
- * joined otherwise.
+ * A query: compiled when of a compiled relation (compiled_relation) and
+ * ground or open with few candidates (answer_open); joined otherwise.
  */
 static Call *
 answer(Prover *pv, int relation, const TermId *args)
@@ -1280,8 +1292,7 @@ answer(Prover *pv, int relation, const TermId *args)
 	TermId		atom;
 	MemoryContext old;
 
-	if (pv->compile_off || pv->gave_up || !rel->dynamic || pv->uses_does[relation] ||
-		rel->arity > COMPILED_MAX_ARITY || pv->joined_only[relation])
+	if (pv->compile_off || pv->gave_up || !compiled_relation(pv, relation))
 		return answer_joined(pv, relation, args);
 	for (int a = 0; a < rel->arity; a++)
 		if (args[a] == NO_TERM)
@@ -1664,8 +1675,7 @@ share_groups(Prover *pv)
 	bool	   *compiled = palloc0(Max(1, p->nrelations) * sizeof(bool));
 
 	for (int r = 0; r < p->nrelations; r++)
-		compiled[r] = p->relations[r].dynamic && !pv->uses_does[r] && !pv->joined_only[r] &&
-			r != p->rel_true && r != p->rel_does && p->relations[r].arity <= COMPILED_MAX_ARITY;
+		compiled[r] = compiled_relation(pv, r);
 	pv->passing = passthrough_groups(p, pv->unfolded, compiled);
 	pv->filter_values = palloc0(Max(1, pv->passing.nfilters) * sizeof(Tuples));
 	for (int k = 0; k < pv->passing.nfilters; k++)
