@@ -33,6 +33,10 @@ typedef struct Grounding
 	int32	   *literals;
 	int			nliterals;
 	int			literal_room;
+	/* network: the atoms of split rules' parts (split.h) instantiated, and what each is */
+	Tuples		parts;
+	int8	   *part_holds;		/* a PartHolds per atom of parts */
+	int			part_holds_room;
 	Size		memory_limit;	/* bytes */
 	MemoryContext cxt;
 	bool		network;		/* all relations and ground rules, not domains alone */
