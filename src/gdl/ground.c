@@ -152,8 +152,9 @@ ground_negation_holds(Join *j, int i)
 	return true;
 }
 
+/* A solution: its head atom added (evaluate), or its ground rule made (instantiate). */
 static void
-ground_emit(Join *j)
+emit_solution(Join *j)
 {
 	GroundJoin *gj = j->context;
 	Grounding  *g = gj->g;
@@ -205,7 +206,15 @@ ground_emit(Join *j)
 	gj->part_always |= n == 0;
 	add_ground_rule(g, head, literals, n);
 	gj->made++;
-	gj->halt = g->over_budget || gj->made == gj->most;
+}
+
+static void
+ground_emit(Join *j)
+{
+	GroundJoin *gj = j->context;
+
+	emit_solution(j);
+	gj->halt = gj->g->over_budget || gj->made == gj->most;
 }
 
 static bool
@@ -287,7 +296,10 @@ part_holds(Grounding *g, const Rule *part, TermId atom)
  */
 #define SPLIT_ABOVE 100000
 
-/* Joins rule's body (split's main body, its parts asked, when split is not NULL) for ground rules, at most most (0: all). */
+/*
+ * Joins rule's body (split's main body, its parts asked, when split is not
+ * NULL) for ground rules, at most most of them (0: all); how many it made.
+ */
 static int
 instantiate_join(Grounding *g, const Rule *rule, const RuleSplit *split, int most)
 {
