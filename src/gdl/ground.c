@@ -214,7 +214,7 @@ ground_emit(Join *j)
 	GroundJoin *gj = j->context;
 
 	emit_solution(j);
-	gj->halt = gj->g->over_budget || gj->made == gj->most;
+	gj->halt = gj->g->over_budget || (gj->most > 0 && gj->made == gj->most);
 }
 
 static bool
