@@ -179,8 +179,9 @@ SELECT is(pg_temp.val($$SELECT coalesce(gametree.control('gdl_rules_c4_simultane
 -- the moves (twice), and cell 0 is not kept (its part never holds: its
 -- value is gone after the next move, and may be set again): perft 1..4 =
 -- 9, 9*8, 9*8*8, 9*8*8*7 as counted by hand, on the network and on the
--- prover (the part taken as always holding: 9,0,0,0; a part that never
--- holds ending the join: 9,0,0,0).
+-- prover (the part taken as always holding: a set cell keeps its old value
+-- too, and the game has no legal move past it, 42P17; a part that never
+-- holds ending the join: 9,72,576,4608).
 SELECT '(role a) (init (cursor 0)) '
   || (SELECT string_agg(format('(init (cell %s 0))', c), ' ') FROM generate_series(0, 49) c) || ' '
   || (SELECT string_agg(format('(succ %s %s)', c, c + 1), ' ') FROM generate_series(0, 48) c) || ' '
