@@ -72,7 +72,9 @@ keep_binding_parts(const Program *p, const Rule *rule, const bool *in_head, int 
 			if (uses[unbound])
 				binder = part[k];
 		}
-		Assert(binder >= 0);
+		/* none: an unsafe rule, which program.c refuses; no split rather than no end */
+		if (binder < 0)
+			return false;
 		for (int k = 0; k < rule->nbody; k++)
 			if (part[k] == binder)
 				part[k] = -1;
