@@ -241,7 +241,8 @@ propnet_factor_actions(Propnet *net)
 	int32	   *literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32),
 										   MCXT_ALLOC_HUGE);
 	SplitRule  *split = palloc_extended(Max(1, net->nrules) * sizeof(SplitRule), MCXT_ALLOC_HUGE);
-	int32	   *actions = palloc(Max(1, net->ninputs) * sizeof(int32));
+	int32	   *actions;
+	int			most_rules = 1;
 	IntSets		sets;
 	RuleArrays	rules;
 	int			nrules = 0,
@@ -251,6 +252,13 @@ propnet_factor_actions(Propnet *net)
 	bool	   *in_union;
 	int32	   *order;
 
+	/*
+	 * a run of rules may repeat an action (a variable of static literals
+	 * alone makes copies of a rule): room for every rule of a head
+	 */
+	for (int v = 0; v < nold; v++)
+		most_rules = Max(most_rules, net->rule_start[v + 1] - net->rule_start[v]);
+	actions = palloc_extended(most_rules * sizeof(int32), MCXT_ALLOC_HUGE);
 	intsets_init(&sets);
 	sort_net = net;
 

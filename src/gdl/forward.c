@@ -39,7 +39,11 @@
 
 /*
  * A node that this many rules read is worth triggering them: a control
- * fact is in every legal rule of its role and flips every turn.
+ * fact is in every legal rule of its role and flips every turn.  A fact
+ * comes first: how many read a derived node says less of how often it
+ * flips (pacman3p.kif's random playouts were 11% slower when copies.c's
+ * merged nodes gathered readers past its facts' and took their rules;
+ * englishDraughts.kif's 30% slower with facts alone).
  */
 #define TRIGGER_READERS 32
 
@@ -532,6 +536,18 @@ mark_move_dependent(const Propnet *net)
 }
 
 /*
+ * Whether node, read by many, triggers a rule better than other: a fact
+ * before a derived node (TRIGGER_READERS), then the one more rules read.
+ */
+static bool
+better_trigger(const Propnet *net, const int32 *readers, int32 node, int32 other)
+{
+	if ((node < net->nbase) != (other < net->nbase))
+		return node < net->nbase;
+	return readers[node] > readers[other];
+}
+
+/*
  * The trigger of each live rule outside cycle groups: its first literal
  * that the move changes and that is not negated, when its node is outside
  * cycle groups too; *trigger_literal gets where it is in the rule's
@@ -575,8 +591,7 @@ find_triggers(Forward *f, const bool *live, const bool *moves)
 				best = l;
 				break;
 			}
-			if (readers[node] >= TRIGGER_READERS &&
-				(best < 0 || readers[node] > readers[net->literals[best] >> 1]))
+			if (readers[node] >= TRIGGER_READERS && (best < 0 || better_trigger(net, readers, node, net->literals[best] >> 1)))
 				best = l;
 		}
 		if (best >= 0)

@@ -86,6 +86,76 @@ keep_binding_parts(const Program *p, const Rule *rule, const bool *in_head, int 
 	return split;
 }
 
+/*
+ * Makes a part of its own (part[k] = project) of each positive literal of
+ * the main body with variables of its own (in no other literal and not in
+ * the head) whose other variables the rest of the main body binds: asked
+ * once per values of those, it says whether some values of its own make it
+ * hold.  chess.kif's discovered checks, (next (check ?player rook ?x ?y))
+ * :- (does ?opponent (move ?piece ?u ?v ?x1 ?y1)), ..., (rook_threatens
+ * ?opponent ?x ?y ?kx ?ky ?u ?v): the move's piece and target are the
+ * does literal's own, and whole, the rule had a ground rule per move and
+ * threat, 7 million; with the move asked as "some move from (?u ?v)", one
+ * per threat.  True when some literal was.
+ */
+static bool
+project_literals(const Program *p, const Rule *rule, const bool *in_head, int *part, int project)
+{
+	int			nv = Max(1, rule->nvariables);
+	int		   *uses = palloc0(nv * sizeof(int));	/* the head and the literals using each variable */
+	bool	   *own = palloc0(Max(1, rule->nbody) * sizeof(bool));
+	bool	   *seen = palloc(nv * sizeof(bool));
+	bool	   *bound = palloc0(nv * sizeof(bool));
+	bool		projected = false;
+
+	for (int v = 0; v < rule->nvariables; v++)
+		uses[v] = in_head[v];
+	for (int k = 0; k < rule->nbody; k++)
+	{
+		memset(seen, 0, nv * sizeof(bool));
+		mark_literal(p, &rule->body[k], seen);
+		for (int v = 0; v < rule->nvariables; v++)
+			uses[v] += seen[v];
+	}
+	for (int k = 0; k < rule->nbody; k++)
+	{
+		memset(seen, 0, nv * sizeof(bool));
+		mark_literal(p, &rule->body[k], seen);
+		for (int v = 0; v < rule->nvariables; v++)
+			own[k] |= seen[v] && uses[v] == 1;
+	}
+
+	/*
+	 * Bound by the main body's positive literals that stay there whatever
+	 * is projected: those without variables of their own.
+	 */
+	for (int k = 0; k < rule->nbody; k++)
+		if (part[k] < 0 && !own[k] && rule->body[k].kind == LIT_POSITIVE)
+			mark_literal(p, &rule->body[k], bound);
+	for (int k = 0; k < rule->nbody; k++)
+	{
+		bool		rest_bound = true;
+
+		if (part[k] >= 0 || !own[k] || rule->body[k].kind != LIT_POSITIVE)
+			continue;
+		memset(seen, 0, nv * sizeof(bool));
+		mark_literal(p, &rule->body[k], seen);
+		for (int v = 0; v < rule->nvariables; v++)
+			if (seen[v] && uses[v] > 1)
+				rest_bound &= bound[v];
+		if (rest_bound)
+		{
+			part[k] = project + k;
+			projected = true;
+		}
+	}
+	pfree(uses);
+	pfree(own);
+	pfree(seen);
+	pfree(bound);
+	return projected;
+}
+
 RuleSplit *
 rule_split(Program *p, const Rule *rule, int number)
 {
@@ -93,14 +163,14 @@ rule_split(Program *p, const Rule *rule, int number)
 	int			nbody = rule->nbody;
 	bool	   *in_head = palloc0(nv * sizeof(bool));
 	bool	   *seen = palloc(nv * sizeof(bool));
+	bool	   *outside = palloc(nv * sizeof(bool));
 	int		   *first_literal = palloc(nv * sizeof(int));	/* per variable not in the head */
 	int		   *parent = palloc(Max(1, nbody) * sizeof(int));
 	int		   *part = palloc(Max(1, nbody) * sizeof(int));
-	int		   *part_number = palloc(Max(1, nbody) * sizeof(int));
+	int		   *part_number = palloc(Max(1, 2 * nbody) * sizeof(int));
 	RuleSplit  *s;
 	int			nmain = 0;
-	int			head_variables_used = 0;
-	int			nhead_variables = 0;
+	bool		split;
 
 	term_mark_variables(p->terms, rule->head, in_head);
 	for (int v = 0; v < nv; v++)
@@ -127,14 +197,48 @@ rule_split(Program *p, const Rule *rule, int number)
 		if (part[k] >= 0)
 			part[k] = find_root(parent, k);
 
-	if (!keep_binding_parts(p, rule, in_head, part))
+	split = keep_binding_parts(p, rule, in_head, part);
+
+	/*
+	 * One part over all the head's variables is asked once per instance of
+	 * the rule, by that instance alone: a node more for nothing shared
+	 * (chineseCheckers3's jumps made the network 14% larger); it stays in
+	 * the main body.
+	 */
+	if (split)
+	{
+		int			only = -1;
+		bool		one = true;
+
+		memset(seen, 0, nv * sizeof(bool));
+		for (int k = 0; k < nbody; k++)
+			if (part[k] >= 0)
+			{
+				one &= only < 0 || part[k] == only;
+				only = part[k];
+				mark_literal(p, &rule->body[k], seen);
+			}
+		for (int v = 0; v < rule->nvariables && one; v++)
+			one = !in_head[v] || seen[v];
+		if (one)
+		{
+			for (int k = 0; k < nbody; k++)
+				part[k] = -1;
+			split = false;
+		}
+	}
+	if (!split)
+		for (int k = 0; k < nbody; k++)
+			part[k] = -1;
+	split |= project_literals(p, rule, in_head, part, nbody);
+	if (!split)
 		return NULL;
 
 	s = palloc0(sizeof(RuleSplit));
 	s->main = *rule;
 	s->main.body = palloc(nbody * sizeof(Literal));
 	s->parts = palloc(nbody * sizeof(Rule));
-	for (int k = 0; k < nbody; k++)
+	for (int k = 0; k < 2 * nbody; k++)
 		part_number[k] = -1;
 	for (int k = 0; k < nbody; k++)
 	{
@@ -158,22 +262,10 @@ rule_split(Program *p, const Rule *rule, int number)
 	}
 	s->main.nbody = nmain;
 
-	/*
-	 * One part over all the head's variables is asked once per instance of
-	 * the rule, by that instance alone: a node more for nothing shared
-	 * (chineseCheckers3's jumps made the network 14% larger).
-	 */
-	for (int v = 0; v < rule->nvariables; v++)
-		nhead_variables += in_head[v];
-	if (s->nparts == 1)
-	{
-		mark_body(p, &s->parts[0], seen, nv);
-		for (int v = 0; v < rule->nvariables; v++)
-			head_variables_used += seen[v] && in_head[v];
-		if (head_variables_used == nhead_variables)
-			return NULL;
-	}
-
+	/* a part's head: its variables that the head or the main body has */
+	memcpy(outside, in_head, nv * sizeof(bool));
+	for (int k = 0; k < nmain; k++)
+		mark_literal(p, &s->main.body[k], outside);
 	for (int i = 0; i < s->nparts; i++)
 	{
 		Rule	   *r = &s->parts[i];
@@ -185,7 +277,7 @@ rule_split(Program *p, const Rule *rule, int number)
 
 		mark_body(p, r, seen, nv);
 		for (int v = 0; v < rule->nvariables; v++)
-			if (seen[v] && in_head[v])
+			if (seen[v] && outside[v])
 				args[nargs++] = term_variable(p->terms, v);
 		r->head = nargs == 0 ? term_symbol(p->terms, sym) : term_function(p->terms, sym, nargs, args);
 	}

@@ -5,7 +5,7 @@
 -- In one transaction: the games are loaded here and gone with the rollback.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(49);
+SELECT plan(53);
 
 \ir helpers.psql
 
@@ -204,6 +204,61 @@ SELECT is(:'frame_engine' || ' ' || :'frame_prover_engine', 'network prover',
           'a frame rule of 216,090 instances, split: a network within 16MB (1MB: the prover)');
 SELECT is(pg_temp.perfts('gdl_rules_frame', 4) || ' ' || pg_temp.perfts('gdl_rules_frame_prover', 4),
           '9,72,576,4032 9,72,576,4032', 'its perft 1..4 as counted by hand, on the network and the prover');
+
+-- A literal whose variables no other literal has, asked as a part of its
+-- own (src/gdl/split.c, project_literals): the frame game and marks 0..99,
+-- each set when a move is made at a cell near it, (<= (next (mark ?e))
+-- (does a (set ?c ?v)) (near ?c ?e ?f) (fv ?f)), near 49 cells x 100 marks
+-- x 25 ?f: 1.1 million instances whole, the move's value ?v its own;
+-- projected, the move asked as "some move at ?c".  The network fits within
+-- gametree.gdl_memory 64MB, where whole it needs 256MB (measured: prover
+-- at 128MB).  And (<= (next flag) (does a (set ?c ?v)) (fv ?f)): 25
+-- copies of each move's rule, too few to split, whose runs of one action
+-- overran factor.c's room for the actions (a crash before 0.4.0).  Goal 100
+-- also holds with mark 99 or the flag and cell 0 at 1, so both are read
+-- and the perft is the frame game's.
+SELECT :'frame_kif' || (SELECT string_agg(format(' (value %s)', e), '') FROM generate_series(0, 99) e)
+  || (SELECT string_agg(format(' (fv %s)', f), '') FROM generate_series(0, 24) f)
+  || ' (<= (near ?c ?e ?f) (kept ?c yes) (value ?e) (fv ?f))'
+  || ' (<= (next (mark ?e)) (does a (set ?c ?v)) (near ?c ?e ?f) (fv ?f))'
+  || ' (<= (goal a 100) (true (mark 99)) (true (cell 0 1)))'
+  || ' (<= (next flag) (does a (set ?c ?v)) (fv ?f)) (<= (goal a 100) (true flag) (true (cell 0 1)))' AS mark_kif \gset
+SET LOCAL gametree.gdl_memory = '64MB';
+SELECT engine AS mark_engine FROM gametree.load_game('gdl_rules_mark', :'mark_kif') \gset
+SET LOCAL gametree.gdl_memory = '16MB';
+SELECT engine AS mark_prover_engine FROM gametree.load_game('gdl_rules_mark_prover', :'mark_kif') \gset
+RESET gametree.gdl_memory;
+SELECT is(:'mark_engine' || ' ' || :'mark_prover_engine', 'network prover',
+          'a rule of 1.1 million instances, its move asked once: a network within 64MB (16MB: the prover)');
+SELECT is(pg_temp.perfts('gdl_rules_mark', 4) || ' ' || pg_temp.perfts('gdl_rules_mark_prover', 4),
+          '9,72,576,4032 9,72,576,4032', 'its perft 1..4: the frame game''s, on the network and the prover');
+
+-- An argument that changes nothing costs no node (src/gdl/copies.c).  A
+-- row of cells 1..6, all blank; a cell may be filled when the cells
+-- before it are blank ((clear 0 ?c), a line walk), so the fills go right
+-- to left and perft n = C(6, n): 6,15,20,15,6,1.  The second game's walk
+-- carries a colour of three that it only passes on, as chess.kif's walks
+-- carry the square they ignore: its nodes are each the first game's, once
+-- three, and its network is the first game's, rules and nodes.
+SELECT '(role p) (init (cell 1 b)) (init (cell 2 b)) (init (cell 3 b)) (init (cell 4 b)) (init (cell 5 b)) (init (cell 6 b))'
+  || ' (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)'
+  || ' (<= (next (cell ?c s)) (does p (fill ?c)))'
+  || ' (<= (next (cell ?c ?x)) (true (cell ?c ?x)) (does p (fill ?d)) (distinct ?c ?d))'
+  || ' (<= terminal (true (cell 1 s)))'
+  || ' (<= (goal p 100) (true (cell 1 s))) (<= (goal p 0) (not (true (cell 1 s))))' AS row_kif \gset
+SELECT :'row_kif'
+  || ' (<= (clear ?a ?b) (succ ?a ?b)) (<= (clear ?a ?b) (succ ?a ?c) (true (cell ?c b)) (clear ?c ?b))'
+  || ' (<= (legal p (fill ?c)) (true (cell ?c b)) (clear 0 ?c))' AS row_plain_kif \gset
+SELECT :'row_kif' || ' (colour red) (colour green) (colour blue)'
+  || ' (<= (clear ?a ?b ?k) (succ ?a ?b) (colour ?k))'
+  || ' (<= (clear ?a ?b ?k) (succ ?a ?c) (true (cell ?c b)) (clear ?c ?b ?k))'
+  || ' (<= (legal p (fill ?c)) (true (cell ?c b)) (clear 0 ?c ?k))' AS row_colour_kif \gset
+SELECT format('%s %s %s', engine, rules, nodes) AS row_plain FROM gametree.load_game('gdl_rules_row', :'row_plain_kif') \gset
+SELECT format('%s %s %s', engine, rules, nodes) AS row_colour FROM gametree.load_game('gdl_rules_row_colour', :'row_colour_kif') \gset
+SELECT is(:'row_colour'::text, :'row_plain',
+          'a line walk that passes on an argument of three values: the network (engine, rules, nodes) of the walk without it');
+SELECT is(pg_temp.perfts('gdl_rules_row', 6) || ' ' || pg_temp.perfts('gdl_rules_row_colour', 6),
+          '6,15,20,15,6,1 6,15,20,15,6,1', 'both: perft 1..6 = C(6, n)');
 
 -- Chess (chess.kif): the start position's perft from chessprogramming.org.
 SET LOCAL statement_timeout = '5min';
