@@ -22,8 +22,9 @@ typedef struct RuleSplit
 	int			nparts;
 
 	/*
-	 * part k: a head of a symbol no KIF text can name, over the rule's head
-	 * variables its literals use (in their numbering), :- those literals
+	 * part k: a head of a symbol no KIF text can name, over its literals'
+	 * variables that the head or the main body has (in their numbering),
+	 * :- those literals
 	 */
 	Rule	   *parts;
 } RuleSplit;
@@ -31,8 +32,9 @@ typedef struct RuleSplit
 /*
  * The split of rule (number: unique among the rules split in one
  * grounding, naming its parts' symbols), or NULL when its body is one
- * part.  Every head variable stays bound by the main body's positive
- * literals: a part that alone binds one is left in it.
+ * part and no literal has variables of its own.  Every variable of a
+ * part's head stays bound by the main body's positive literals: a part
+ * that alone binds a head variable is left in it.
  */
 extern RuleSplit *rule_split(Program *p, const Rule *rule, int number);
 
