@@ -15,6 +15,28 @@ CREATE FUNCTION pg_temp.published(game text, depth integer, name text DEFAULT 'i
   WHERE r.game = published.game AND r.name = published.name AND r.depth <= published.depth
 $$;
 
+-- Loads kif as name at gametree.gdl_memory network_memory and as name_prover
+-- at prover_memory: the two engines chosen, space-separated.
+CREATE FUNCTION pg_temp.load_at(name text, kif text, network_memory text, prover_memory text)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  network_engine text;
+  prover_engine text;
+BEGIN
+  PERFORM set_config('gametree.gdl_memory', network_memory, true);
+  SELECT engine INTO network_engine FROM gametree.load_game(name, kif);
+  PERFORM set_config('gametree.gdl_memory', prover_memory, true);
+  SELECT engine INTO prover_engine FROM gametree.load_game(name || '_prover', kif);
+  RESET gametree.gdl_memory;
+  RETURN network_engine || ' ' || prover_engine;
+END
+$$;
+
+-- perft 1..depth of name and of name_prover, space-separated.
+CREATE FUNCTION pg_temp.perfts_both(name text, depth integer) RETURNS text LANGUAGE sql AS $$
+  SELECT pg_temp.perfts(name, depth) || ' ' || pg_temp.perfts(name || '_prover', depth)
+$$;
+
 SELECT is(pg_temp.load('gdl_rules_ttt', 'ticTacToe')
           || ' ' || pg_temp.load('gdl_rules_c4_8x6', 'connectFour')
           || ' ' || pg_temp.load('gdl_rules_c4', 'connect4')
@@ -195,15 +217,10 @@ SELECT '(role a) (init (cursor 0)) '
   || ' (<= (next (cursor ?d)) (true (cursor ?c)) (succ ?c ?d))'
   || ' (<= terminal (true (cursor 4)))'
   || ' (<= (goal a 100) (true (cell 0 1))) (<= (goal a 0) (not (true (cell 0 1))))' AS frame_kif \gset
-SET LOCAL gametree.gdl_memory = '16MB';
-SELECT engine AS frame_engine FROM gametree.load_game('gdl_rules_frame', :'frame_kif') \gset
-SET LOCAL gametree.gdl_memory = '1MB';
-SELECT engine AS frame_prover_engine FROM gametree.load_game('gdl_rules_frame_prover', :'frame_kif') \gset
-RESET gametree.gdl_memory;
-SELECT is(:'frame_engine' || ' ' || :'frame_prover_engine', 'network prover',
+SELECT is(pg_temp.load_at('gdl_rules_frame', :'frame_kif', '16MB', '1MB'), 'network prover',
           'a frame rule of 216,090 instances, split: a network within 16MB (1MB: the prover)');
-SELECT is(pg_temp.perfts('gdl_rules_frame', 4) || ' ' || pg_temp.perfts('gdl_rules_frame_prover', 4),
-          '9,72,576,4032 9,72,576,4032', 'its perft 1..4 as counted by hand, on the network and the prover');
+SELECT is(pg_temp.perfts_both('gdl_rules_frame', 4), '9,72,576,4032 9,72,576,4032',
+          'its perft 1..4 as counted by hand, on the network and the prover');
 
 -- A literal whose variables no other literal has, asked as a part of its
 -- own (src/gdl/split.c, project_literals): the frame game and marks 0..99,
@@ -223,15 +240,10 @@ SELECT :'frame_kif' || (SELECT string_agg(format(' (value %s)', e), '') FROM gen
   || ' (<= (next (mark ?e)) (does a (set ?c ?v)) (near ?c ?e ?f) (fv ?f))'
   || ' (<= (goal a 100) (true (mark 99)) (true (cell 0 1)))'
   || ' (<= (next flag) (does a (set ?c ?v)) (fv ?f)) (<= (goal a 100) (true flag) (true (cell 0 1)))' AS mark_kif \gset
-SET LOCAL gametree.gdl_memory = '64MB';
-SELECT engine AS mark_engine FROM gametree.load_game('gdl_rules_mark', :'mark_kif') \gset
-SET LOCAL gametree.gdl_memory = '16MB';
-SELECT engine AS mark_prover_engine FROM gametree.load_game('gdl_rules_mark_prover', :'mark_kif') \gset
-RESET gametree.gdl_memory;
-SELECT is(:'mark_engine' || ' ' || :'mark_prover_engine', 'network prover',
+SELECT is(pg_temp.load_at('gdl_rules_mark', :'mark_kif', '64MB', '16MB'), 'network prover',
           'a rule of 1.1 million instances, its move asked once: a network within 64MB (16MB: the prover)');
-SELECT is(pg_temp.perfts('gdl_rules_mark', 4) || ' ' || pg_temp.perfts('gdl_rules_mark_prover', 4),
-          '9,72,576,4032 9,72,576,4032', 'its perft 1..4: the frame game''s, on the network and the prover');
+SELECT is(pg_temp.perfts_both('gdl_rules_mark', 4), '9,72,576,4032 9,72,576,4032',
+          'its perft 1..4: the frame game''s, on the network and the prover');
 
 -- An argument that changes nothing costs no node (src/gdl/copies.c).  A
 -- row of cells 1..6, all blank; a cell may be filled when the cells
