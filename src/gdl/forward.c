@@ -591,7 +591,8 @@ find_triggers(Forward *f, const bool *live, const bool *moves)
 				best = l;
 				break;
 			}
-			if (readers[node] >= TRIGGER_READERS && (best < 0 || better_trigger(net, readers, node, net->literals[best] >> 1)))
+			if (readers[node] >= TRIGGER_READERS &&
+				(best < 0 || better_trigger(net, readers, node, net->literals[best] >> 1)))
 				best = l;
 		}
 		if (best >= 0)

@@ -46,7 +46,8 @@ keep_binding_parts(const Program *p, const Rule *rule, const bool *in_head, int 
 	int			nv = Max(1, rule->nvariables);
 	bool	   *bound = palloc(nv * sizeof(bool));
 	bool	   *uses = palloc(nv * sizeof(bool));
-	bool		split = false;
+	bool		split = false,
+				unsafe = false;
 
 	for (;;)
 	{
@@ -74,7 +75,10 @@ keep_binding_parts(const Program *p, const Rule *rule, const bool *in_head, int 
 		}
 		/* none: an unsafe rule, which program.c refuses; no split rather than no end */
 		if (binder < 0)
-			return false;
+		{
+			unsafe = true;
+			break;
+		}
 		for (int k = 0; k < rule->nbody; k++)
 			if (part[k] == binder)
 				part[k] = -1;
@@ -83,7 +87,7 @@ keep_binding_parts(const Program *p, const Rule *rule, const bool *in_head, int 
 		split |= part[k] >= 0;
 	pfree(bound);
 	pfree(uses);
-	return split;
+	return split && !unsafe;
 }
 
 /*
@@ -95,8 +99,9 @@ keep_binding_parts(const Program *p, const Rule *rule, const bool *in_head, int 
  * :- (does ?opponent (move ?piece ?u ?v ?x1 ?y1)), ..., (rook_threatens
  * ?opponent ?x ?y ?kx ?ky ?u ?v): the move's piece and target are the
  * does literal's own, and whole, the rule had a ground rule per move and
- * threat, 7 million; with the move asked as "some move from (?u ?v)", one
- * per threat.  True when some literal was.
+ * threat (22 million for the three such rules of a chess.kif stand-in);
+ * with the move asked as "some move from (?u ?v)", one per threat (372,736).
+ * True when some literal was.
  */
 static bool
 project_literals(const Program *p, const Rule *rule, const bool *in_head, int *part, int project)
