@@ -56,19 +56,6 @@ typedef struct Scratch
 	int			literals_room;
 } Scratch;
 
-/* Sorts n int32 and drops the repeats; returns how many are left. */
-static int
-sort_unique(int32 *members, int n)
-{
-	int			kept = 0;
-
-	qsort(members, n, sizeof(int32), intsets_member_order);
-	for (int k = 0; k < n; k++)
-		if (kept == 0 || members[k] != members[kept - 1])
-			members[kept++] = members[k];
-	return kept;
-}
-
 /*
  * The number of node's rules as a set (in definitions): each rule a set of
  * literals (in rules), so that two nodes of the same rules in any order,
@@ -89,10 +76,10 @@ definition_of(const Propnet *net, int32 node, IntSets *rules, IntSets *definitio
 		int32	   *literals = room_for(&scratch->literals, &scratch->literals_room, nliterals);
 
 		memcpy(literals, net->literals + net->literal_start[r], nliterals * sizeof(int32));
-		rule_set[r] = intsets_add(rules, literals, sort_unique(literals, nliterals));
+		rule_set[r] = intsets_add(rules, literals, intsets_sort_unique(literals, nliterals));
 		scratch->rule_ids[n++] = rule_set[r];
 	}
-	return intsets_add(definitions, scratch->rule_ids, sort_unique(scratch->rule_ids, n));
+	return intsets_add(definitions, scratch->rule_ids, intsets_sort_unique(scratch->rule_ids, n));
 }
 
 /*

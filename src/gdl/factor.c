@@ -296,12 +296,8 @@ propnet_factor_actions(Propnet *net)
 
 				for (int k = 0; k < run; k++)
 					actions[nactions++] = net->literals[split[i + k].action] >> 1;
-				qsort(actions, run, sizeof(int32), intsets_member_order);
 				/* the same action twice is one rule written twice */
-				nactions = 0;
-				for (int k = 0; k < run; k++)
-					if (nactions == 0 || actions[k] != actions[nactions - 1])
-						actions[nactions++] = actions[k];
+				nactions = intsets_sort_unique(actions, nactions);
 				/* the set's node is numbered after the others': a placeholder till then */
 				literals[nliterals++] = nactions == 1 ? actions[0] << 1 :
 					-(intsets_add(&sets, actions, nactions) + 1);

@@ -15,6 +15,18 @@ intsets_member_order(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+int
+intsets_sort_unique(int32 *members, int n)
+{
+	int			kept = 0;
+
+	qsort(members, n, sizeof(int32), intsets_member_order);
+	for (int k = 0; k < n; k++)
+		if (kept == 0 || members[k] != members[kept - 1])
+			members[kept++] = members[k];
+	return kept;
+}
+
 void
 intsets_init(IntSets *sets)
 {

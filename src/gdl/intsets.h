@@ -22,6 +22,8 @@ typedef struct IntSets
 
 /* The order of a set's members, for qsort. */
 extern int	intsets_member_order(const void *a, const void *b);
+/* Sorts n members and drops the repeats, in place; how many are left. */
+extern int	intsets_sort_unique(int32 *members, int n);
 /* An empty collection, in the current memory context. */
 extern void intsets_init(IntSets *sets);
 /* The number of the set of n sorted members, made if new. */
