@@ -96,7 +96,30 @@ struct Forward
 	bool		keep_move;		/* nothing but next reads the inputs: they stay on between moves */
 	uint64	   *move_next;		/* the next state, where the inputs go off again */
 	bool		consistent;		/* the invariants hold */
+
+	/*
+	 * Dormant nodes (forward.h): need[v] counts the live rules that need
+	 * derived node v (their heads awake, their facts holding), plus
+	 * PERMANENT_NEED for an output, a cycle group's node or what the goals
+	 * read.  A node of no need keeps exact counters but carries no flip
+	 * forward, and its value is stale (fresh 0) until it is needed again.
+	 */
+	int32	   *need;
+	uint8	   *fresh;			/* per node: its value agrees with its counters */
+	bool	   *contributing;	/* per node: its rules whose facts hold count in need */
+	int16	   *guard_unmet;	/* per rule with derived literals: its fact literals that fail */
+	int32	   *guard_start;	/* per base node + 1, into guard_fan */
+	int32	   *guard_fan;		/* rule << 1 | negated: the rules with derived literals that read a fact */
+	int32	   *need_changed;	/* nodes whose need crossed zero, to settle */
+	int			nneed_changed;
+	bool	   *need_queued;	/* per node: in need_changed */
+	bool	   *permanent;		/* per node: read by an output, a cycle group or the goals */
+	int32		first_derived;	/* nbase + ninputs */
+	bool		dormancy;		/* nodes sleep: facts guard rules */
 };
+
+/* A node that an output, a cycle group or the goals read is always awake. */
+#define PERMANENT_NEED (1 << 28)
 
 const uint8 *
 forward_values(const Forward *f)
@@ -220,29 +243,31 @@ mark_dirty(Forward *f, int32 group)
 }
 
 /* A triggered rule's other literals now hold: into its trigger's armed set. */
-static void
-arm(Forward *f, int32 rule)
+static pg_attribute_always_inline void
+arm(Forward *f, int32 rule, const bool dormancy)
 {
 	int32		place = f->place[rule];
 
 	f->armed[place / 64] |= UINT64CONST(1) << (place % 64);
-	if (f->applied[f->trigger[rule]] && f->support[f->rule_head[rule]]++ == 0)
+	if (f->applied[f->trigger[rule]] && f->support[f->rule_head[rule]]++ == 0 &&
+		(!dormancy || f->fresh[f->rule_head[rule]]))
 		flip(f, f->rule_head[rule], true);
 }
 
-static void
-disarm(Forward *f, int32 rule)
+static pg_attribute_always_inline void
+disarm(Forward *f, int32 rule, const bool dormancy)
 {
 	int32		place = f->place[rule];
 
 	f->armed[place / 64] &= ~(UINT64CONST(1) << (place % 64));
-	if (f->applied[f->trigger[rule]] && --f->support[f->rule_head[rule]] == 0)
+	if (f->applied[f->trigger[rule]] && --f->support[f->rule_head[rule]] == 0 &&
+		(!dormancy || f->fresh[f->rule_head[rule]]))
 		flip(f, f->rule_head[rule], false);
 }
 
 /* A trigger's flip reaches its armed rules. */
 static void
-apply(Forward *f, int trigger, bool on)
+apply(Forward *f, int trigger, bool on, bool dormancy)
 {
 	f->applied[trigger] = on;
 	for (int w = f->armed_start[trigger] / 64; w < f->armed_start[trigger + 1] / 64; w++)
@@ -250,7 +275,7 @@ apply(Forward *f, int trigger, bool on)
 		{
 			int32		head = f->triggered_head[w * 64 + pg_rightmost_one_pos64(bits)];
 
-			if (on ? f->support[head]++ == 0 : --f->support[head] == 0)
+			if ((on ? f->support[head]++ == 0 : --f->support[head] == 0) && (!dormancy || f->fresh[head]))
 				flip(f, head, on);
 		}
 }
@@ -281,12 +306,101 @@ recompute_group(Forward *f, int group)
 	pfree(was);
 }
 
+/* Adds delta to node's need; a crossing of zero is queued, and a node woken refreshed. */
+static void
+add_need(Forward *f, int32 node, int delta)
+{
+	bool		was = f->need[node] > 0;
+
+	f->need[node] += delta;
+	if (was == (f->need[node] > 0))
+		return;
+	if (was)
+		f->fresh[node] = false;
+	else
+	{
+		/* refreshed once the flips pushed after it, its inputs' refreshes among them, are carried */
+		if (unlikely(f->top == f->stack_size))
+			grow_stack(f);
+		f->stack[f->top++] = -(node + 1);
+	}
+	if (!f->need_queued[node])
+	{
+		f->need_queued[node] = true;
+		f->need_changed[f->nneed_changed++] = node;
+	}
+}
+
+/* Rule r needs (delta 1) or no longer needs (-1) its derived literals. */
+static void
+add_rule_need(Forward *f, int32 r, int delta)
+{
+	const Propnet *net = f->net;
+
+	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+		if ((net->literals[l] >> 1) >= f->first_derived)
+			add_need(f, net->literals[l] >> 1, delta);
+}
+
+/* Carries the queued crossings of need to the rules of the nodes that crossed. */
+static void
+settle_need(Forward *f)
+{
+	const Propnet *net = f->net;
+
+	while (f->nneed_changed > 0)
+	{
+		int32		node = f->need_changed[--f->nneed_changed];
+		bool		awake = f->need[node] > 0;
+
+		f->need_queued[node] = false;
+		if (awake == f->contributing[node])
+			continue;
+		f->contributing[node] = awake;
+		for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+			if (f->guard_unmet[r] == 0)
+				add_rule_need(f, r, awake ? 1 : -1);
+	}
+}
+
+/* A fact's flip reaches the guards of the rules with derived literals that read it. */
+static void
+guard_flip(Forward *f, int32 node, bool on)
+{
+	for (int32 e = f->guard_start[node]; e < f->guard_start[node + 1]; e++)
+	{
+		int32		r = f->guard_fan[e] >> 1;
+
+		if (on != (f->guard_fan[e] & 1))
+		{
+			if (--f->guard_unmet[r] == 0 && f->contributing[f->rule_head[r]])
+				add_rule_need(f, r, 1);
+		}
+		else if (f->guard_unmet[r]++ == 0 && f->contributing[f->rule_head[r]])
+			add_rule_need(f, r, -1);
+	}
+	settle_need(f);
+}
+
+/* A woken node's value made to agree with its counters, its change carried forward. */
+static void
+refresh(Forward *f, int32 node)
+{
+	bool		now = f->support[node] > 0;
+
+	if (f->need[node] == 0 || f->fresh[node])
+		return;
+	f->fresh[node] = true;
+	if (now != f->values[node])
+		flip(f, node, now);
+}
+
 /*
  * Carries the scheduled flips forward, then recomputes the dirty groups,
  * lowest first: a group's recomputation dirties only groups after it.
  */
-static void
-propagate(Forward *f)
+static pg_attribute_always_inline void
+carry(Forward *f, const bool dormancy)
 {
 	/* the arrays stay put: locals spare reloading them after every store (no strict aliasing) */
 	const int32 *fan = f->fan;
@@ -306,9 +420,18 @@ propagate(Forward *f)
 			int32		change = f->stack[--f->top];
 			int32		node = change >> 1;
 			bool		on = change & 1;
-			const int32 *entry = fan + fan_start[node];
-			const int32 *end = fan + fan_start[node + 1];
+			const int32 *entry;
+			const int32 *end;
 
+			if (dormancy && change < 0)
+			{
+				refresh(f, -change - 1);
+				continue;
+			}
+			if (dormancy && node < f->net->nbase)
+				guard_flip(f, node, on);
+			entry = fan + fan_start[node];
+			end = fan + fan_start[node + 1];
 			for (; entry < end; entry++)
 			{
 				int32		rule = *entry >> FAN_SHIFT;
@@ -324,15 +447,15 @@ propagate(Forward *f)
 					if (--unmet[rule] != 0)
 						continue;
 					if (unlikely(*entry & FAN_TRIGGERED))
-						arm(f, rule);
-					else if (support[rule_head[rule]]++ == 0)
+						arm(f, rule, dormancy);
+					else if (support[rule_head[rule]]++ == 0 && (!dormancy || f->fresh[rule_head[rule]]))
 						flip(f, rule_head[rule], true);
 				}
 				else if (unmet[rule]++ == 0)
 				{
 					if (unlikely(*entry & FAN_TRIGGERED))
-						disarm(f, rule);
-					else if (--support[rule_head[rule]] == 0)
+						disarm(f, rule, dormancy);
+					else if (--support[rule_head[rule]] == 0 && (!dormancy || f->fresh[rule_head[rule]]))
 						flip(f, rule_head[rule], false);
 				}
 			}
@@ -343,7 +466,7 @@ propagate(Forward *f)
 			 * armed set that changed in between twice)
 			 */
 			if (trigger_of[node] >= 0 && f->applied[trigger_of[node]] != f->values[node])
-				apply(f, trigger_of[node], f->values[node]);
+				apply(f, trigger_of[node], f->values[node], dormancy);
 		}
 		if (f->ndirty == 0)
 			return;
@@ -355,6 +478,77 @@ propagate(Forward *f)
 		f->group_dirty[group] = false;
 		recompute_group(f, group);
 	}
+}
+
+/*
+ * carry(), compiled twice, each in a function of its own: without
+ * dormancy none of its tests is made (the two in one function made
+ * gt_prisoner.kif's random playouts 10% slower without it)
+ */
+static pg_noinline void
+carry_all_awake(Forward *f)
+{
+	carry(f, false);
+}
+
+static pg_noinline void
+carry_with_dormancy(Forward *f)
+{
+	carry(f, true);
+}
+
+static void
+propagate(Forward *f)
+{
+	if (f->dormancy)
+		carry_with_dormancy(f);
+	else
+		carry_all_awake(f);
+}
+
+/*
+ * The guards and needs of the current values, every one of them exact:
+ * readers before what they read, so that a node's need is whole before
+ * its rules count.
+ */
+static void
+reset_need(Forward *f)
+{
+	const Propnet *net = f->net;
+
+	memset(f->guard_unmet, 0, Max(1, net->nrules) * sizeof(int16));
+	for (int32 b = 0; b < net->nbase; b++)
+		for (int32 e = f->guard_start[b]; e < f->guard_start[b + 1]; e++)
+			f->guard_unmet[f->guard_fan[e] >> 1] += f->values[b] == (f->guard_fan[e] & 1);
+	for (int32 v = 0; v < net->nnodes; v++)
+	{
+		f->need[v] = f->permanent[v] ? PERMANENT_NEED : 0;
+		f->contributing[v] = false;
+		f->need_queued[v] = false;
+	}
+	f->nneed_changed = 0;
+	for (int s = net->norder - 1; s >= 0; s--)
+	{
+		int32		step = net->order[s];
+		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
+		int			last = step >= 0 ? 1 : net->group_start[-step];
+
+		for (int k = first; k < last; k++)
+		{
+			int32		node = step >= 0 ? step : net->group_nodes[k];
+
+			if (f->need[node] == 0)
+				continue;
+			f->contributing[node] = true;
+			for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+				if (f->guard_unmet[r] == 0)
+					for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+						if ((net->literals[l] >> 1) >= f->first_derived)
+							f->need[net->literals[l] >> 1]++;
+		}
+	}
+	for (int32 v = 0; v < net->nnodes; v++)
+		f->fresh[v] = v < f->first_derived || f->need[v] > 0;
 }
 
 /*
@@ -413,6 +607,7 @@ reset(Forward *f)
 			f->next[b / 64] |= UINT64CONST(1) << (b % 64);
 	f->top = f->ndirty = f->nmove = 0;
 	memset(f->group_dirty, 0, Max(1, net->ngroups) * sizeof(bool));
+	reset_need(f);
 	f->consistent = true;
 }
 
@@ -662,17 +857,143 @@ build_fan(Forward *f, const bool *live, const int32 *trigger_literal)
 	pfree(fill);
 }
 
+/* Whether live rule r reads a derived node. */
+static bool
+reads_derived(const Forward *f, int32 r)
+{
+	const Propnet *net = f->net;
+
+	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+		if ((net->literals[l] >> 1) >= f->first_derived)
+			return true;
+	return false;
+}
+
+/*
+ * The guard fan (each fact's live rules that read derived nodes) and the
+ * nodes always awake.  A fact that a clock turns, whose next node reads
+ * no action (control, a step counter), guards nothing: it flips with
+ * every move, and in chess.kif it is in every legal rule, so that half of
+ * the network would wake and half fall asleep at each move.
+ */
+static void
+build_guards(Forward *f, const bool *live, const bool *goal, const bool *moves)
+{
+	const Propnet *net = f->net;
+	int32	   *fill = NULL;
+	bool	   *clock = palloc0(Max(1, net->nbase) * sizeof(bool));
+
+	f->first_derived = net->nbase + net->ninputs;
+	f->guard_start = palloc0((net->nbase + 1) * sizeof(int32));
+	for (int32 b = 0; b < net->nbase; b++)
+		clock[b] = net->base_next[b] >= 0 && !moves[net->base_next[b]];
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (int32 r = 0; r < net->nrules; r++)
+		{
+			if (!live[f->rule_head[r]] || !reads_derived(f, r))
+				continue;
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+			{
+				int32		node = net->literals[l] >> 1;
+
+				if (node >= net->nbase || clock[node])
+					continue;
+				if (pass == 0)
+					f->guard_start[node + 1]++;
+				else
+					f->guard_fan[fill[node]++] = r << 1 | (net->literals[l] & 1);
+			}
+		}
+		if (pass == 0)
+		{
+			for (int32 b = 0; b < net->nbase; b++)
+				f->guard_start[b + 1] += f->guard_start[b];
+			f->guard_fan = palloc_extended(Max(1, f->guard_start[net->nbase]) * sizeof(int32), MCXT_ALLOC_HUGE);
+			fill = palloc(Max(1, net->nbase) * sizeof(int32));
+			memcpy(fill, f->guard_start, net->nbase * sizeof(int32));
+		}
+	}
+	pfree(fill);
+	pfree(clock);
+
+	f->permanent = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int i = 0; i < net->ninputs; i++)
+		if (net->input_legal[i] >= 0)
+			f->permanent[net->input_legal[i]] = true;
+	for (int b = 0; b < net->nbase; b++)
+		if (net->base_next[b] >= 0)
+			f->permanent[net->base_next[b]] = true;
+	if (net->terminal >= 0)
+		f->permanent[net->terminal] = true;
+	for (int i = 0; i < net->ngoals; i++)
+		if (net->goals[i].node >= 0)
+			f->permanent[net->goals[i].node] = true;
+	for (int g = 0; g < net->ngroups; g++)
+		for (int k = net->group_start[g]; k < net->group_start[g + 1]; k++)
+			f->permanent[net->group_nodes[k]] = true;
+	/* what forward_goals reads of the live nodes */
+	for (int32 v = f->first_derived; v < net->nnodes; v++)
+		if (goal[v] && !live[v])
+			for (int l = net->literal_start[net->rule_start[v]]; l < net->literal_start[net->rule_start[v + 1]]; l++)
+				f->permanent[net->literals[l] >> 1] = true;
+	for (int32 v = 0; v < net->nnodes; v++)
+		f->permanent[v] &= v >= f->first_derived && live[v];
+
+	f->need = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->fresh = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE);
+	f->contributing = palloc_extended(Max(1, net->nnodes) * sizeof(bool), MCXT_ALLOC_HUGE);
+	f->need_queued = palloc_extended(Max(1, net->nnodes) * sizeof(bool), MCXT_ALLOC_HUGE);
+	f->need_changed = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->guard_unmet = palloc_extended(Max(1, net->nrules) * sizeof(int16), MCXT_ALLOC_HUGE);
+}
+
+/*
+ * Dormancy costs a guard fan entry per fact literal and the churn of need
+ * as facts flip: it pays where most of the network sleeps (chess.kif's
+ * king safety asked of every square, of which one holds the king: a
+ * quarter of its live nodes awake in the initial state, random playouts 3
+ * times as fast), not where most is awake (the other sample games, 75% to
+ * all of it; the chess.kif stand-in, 89%, 20% slower).  Unless at most half
+ * of the live derived nodes are awake in the initial state, every live
+ * node is kept awake and no fact is a guard.
+ */
+static void
+keep_awake_unless_most_sleep(Forward *f, const bool *live)
+{
+	const Propnet *net = f->net;
+	int32		nlive = 0,
+				nawake = 0;
+
+	for (int32 v = f->first_derived; v < net->nnodes; v++)
+		if (live[v])
+		{
+			nlive++;
+			nawake += f->need[v] > 0;
+		}
+	f->dormancy = 2 * nawake <= nlive;
+	if (f->dormancy)
+		return;
+	for (int32 v = f->first_derived; v < net->nnodes; v++)
+		f->permanent[v] = live[v];
+	memset(f->guard_start, 0, (net->nbase + 1) * sizeof(int32));
+	pfree(f->guard_fan);
+	f->guard_fan = NULL;
+	reset_need(f);
+}
+
 bool
 forward_fits(const Propnet *net, Size room)
 {
 	/*
-	 * per rule: unmet, head, trigger, place and a place in triggered_head; per
-	 * literal: a fan entry; per node: its value, six arrays of int32 and
-	 * room for two flips on the stack
+	 * per rule: unmet, guard_unmet, head, trigger, place and a place in
+	 * triggered_head; per literal: a fan entry and a guard fan entry at
+	 * most; per node: its value, fresh, contributing, need_queued and
+	 * permanent, eight arrays of int32 and room for two flips on the stack
 	 */
-	Size		need = (Size) net->nrules * (4 * sizeof(int32) + sizeof(int16)) +
-		(Size) net->literal_start[net->nrules] * sizeof(int32) +
-		(Size) net->nnodes * (1 + 6 * sizeof(int32) + 2 * sizeof(int32));
+	Size		need = (Size) net->nrules * (4 * sizeof(int32) + 2 * sizeof(int16)) +
+		(Size) net->literal_start[net->nrules] * 2 * sizeof(int32) +
+		(Size) net->nnodes * (5 + 8 * sizeof(int32) + 2 * sizeof(int32));
 
 	/* a fan entry names its rule in the bits above FAN_SHIFT; unmet counts in 16 bits */
 	if (net->nrules >= (1 << (31 - FAN_SHIFT)) || need > room)
@@ -732,6 +1053,7 @@ forward_create(const Propnet *net)
 	}
 	trigger_literal = find_triggers(f, live, moves);
 	build_fan(f, live, trigger_literal);
+	build_guards(f, live, goal, moves);
 	pfree(trigger_literal);
 
 	f->output = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
@@ -751,10 +1073,11 @@ forward_create(const Propnet *net)
 	f->stack = palloc_extended(f->stack_size * sizeof(int32), MCXT_ALLOC_HUGE);
 	f->move = palloc(Max(1, net->nroles) * sizeof(int32));
 	f->move_next = palloc(f->nwords * sizeof(uint64));
+	reset(f);
+	keep_awake_unless_most_sleep(f, live);
 	pfree(live);
 	pfree(goal);
 	pfree(reads_state);
 	pfree(moves);
-	reset(f);
 	return f;
 }

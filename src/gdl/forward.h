@@ -15,6 +15,16 @@
  * changes, lowest group in the dependency order first, so that a group
  * that supported itself does not stay true.  The goals are needed at the
  * end of a game only: the nodes only they need are evaluated on demand.
+ *
+ * Where most of the network is idle in a state, it sleeps.  A rule whose
+ * facts hold needs the derived nodes it reads, when its head is needed;
+ * outputs always are.  A node that nothing needs keeps its counters but
+ * carries no flip forward, and catches up when it is needed again: its
+ * value from its counters, its change carried forward then.  chess.kif
+ * asks whether each square is attacked when each of its pieces moves
+ * away, and one square holds its king: three quarters of its network
+ * sleep.  The facts are watched for this only when at most half of the
+ * network is awake in the initial state; elsewhere every node stays awake.
  */
 #ifndef GAMETREE_GDL_FORWARD_H
 #define GAMETREE_GDL_FORWARD_H

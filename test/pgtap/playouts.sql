@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(33);
+SELECT plan(37);
 
 \ir helpers.psql
 
@@ -129,6 +129,24 @@ SELECT is(pg_temp.games_played('playouts_ttt3_prover', 5), pg_temp.games_played(
           'tictactoe_3player: the same');
 SELECT is(pg_temp.games_played('playouts_ttt_prover', 300), pg_temp.games_played('playouts_ttt', 300),
           'ticTacToe: 300 games in a row, the same');
+
+-- A network that mostly sleeps (forward.c's dormant nodes, none of the
+-- sample games but chess.kif's: 100 of its 257 live nodes awake in the
+-- initial state, measured): test/data/games/lamps.kif asks of every cell
+-- whether the 12 lamps from it are lit, and only the walker's neighbours
+-- need the answer.  Nodes asleep while the lamps they read toggle must
+-- wake to the right values when the walker comes next to them: perft
+-- 1..4 from the rules written out by hand (tools/gdl_lamps_perft.py), and
+-- the same random games as on the prover.
+\set kif `cat test/data/games/lamps.kif`
+SELECT engine FROM gametree.load_game('playouts_lamps', :'kif') \gset
+SELECT is(:'engine'::text, 'network', 'lamps.kif loads on the network');
+SELECT is(pg_temp.perfts('playouts_lamps', 4), '25,612,14848,358654',
+          'its perft 1..4 is tools/gdl_lamps_perft.py''s');
+SELECT pg_temp.load_on_prover('playouts_prover_lamps', :'kif', '(step ?p)') AS engine \gset
+SELECT is(:'engine'::text, 'prover', 'lamps.kif with an unused relation loads on the prover');
+SELECT is(pg_temp.games_played('playouts_prover_lamps', 300), pg_temp.games_played('playouts_lamps', 300),
+          'lamps.kif: 300 random games, the same on the prover and the network');
 
 -- The prover compiles from rules with single-rule relations unfolded
 -- (src/gdl/unfold.c): test/data/games/unfold.kif has them in the rules
