@@ -588,6 +588,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	int		   *by_component;
 	int		   *component_start;
 	int			nrules;
+	Size		dense_memory = 0;
 
 	g->program = p;
 	g->terms = p->terms;
@@ -664,6 +665,18 @@ ground_program(Program *p, Size memory_limit, bool network)
 		for (int k = component_start[c]; k < component_start[c + 1]; k++)
 			in_component[by_component[k]] = false;
 	}
+
+	/*
+	 * Static relations of symbols looked up whole by a dense membership, as
+	 * in the prover (join.h), within a sixteenth of the memory: chess.kif's
+	 * (different_cells ?cx ?cy ?u ?v) is asked of every threat to every
+	 * square, each a lookup of its term in the store and of that in the set
+	 * otherwise.
+	 */
+	for (int r = 0; r < p->nrelations && network && dense_memory < memory_limit / 16; r++)
+		if (!p->relations[r].dynamic && g->tuples[r].n > 0)
+			dense_memory += tuples_make_dense(g->terms, &g->tuples[r], p->relations[r].arity,
+											  Min(DENSE_MAX_BITS, (int64) (memory_limit / 16 - dense_memory) * 8));
 
 	/* what can ever hold of the others, all at once */
 	nrules = 0;

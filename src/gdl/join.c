@@ -8,6 +8,7 @@
 #include "common/hashfn.h"
 #include "gdl/join.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
 static TupleSlot *
@@ -119,6 +120,143 @@ rebuild_index(const TermStore *ts, Tuples *t)
 		index_atom(ts, t, i);
 }
 
+/*
+ * The key of the values at the paths of mask, in path order; never -1,
+ * the empty slot's.
+ */
+static uint64
+args_key_add(uint64 key, TermId value)
+{
+	return hash_combine64(key, murmurhash32((uint32) value));
+}
+
+static int64
+args_key_end(uint64 key)
+{
+	return (int64) (key & PG_INT64_MAX);
+}
+
+/* The value of atom at path, or NO_TERM when it has none there. */
+static TermId
+path_value(const TermStore *ts, TermId atom, int path)
+{
+	TermId		arg = term_arg(ts, atom, path / PATH_STRIDE);
+	int			inner = path % PATH_STRIDE - 1;
+
+	if (inner < 0)
+		return arg;
+	if (term_node(ts, arg)->kind != TERM_FUNCTION || inner >= term_node(ts, arg)->nargs)
+		return NO_TERM;
+	return term_arg(ts, arg, inner);
+}
+
+static int
+args_slot(const ArgsIndex *ai, int64 key)
+{
+	int			i = (int) (key & (ai->size - 1));
+
+	while (ai->keys[i] != key && ai->keys[i] != -1)
+		i = (i + 1) & (ai->size - 1);
+	return i;
+}
+
+/* Links atom idx of t into ai's chain of its key. */
+static void
+args_index_atom(const TermStore *ts, const Tuples *t, ArgsIndex *ai, int idx)
+{
+	uint64		key = ai->mask;
+	int			s;
+
+	for (uint64 paths = ai->mask; paths != 0; paths &= paths - 1)
+	{
+		TermId		value = path_value(ts, t->atoms[idx], pg_rightmost_one_pos64(paths));
+
+		if (value == NO_TERM)
+		{
+			ai->previous[idx] = -1;
+			return;
+		}
+		key = args_key_add(key, value);
+	}
+	s = args_slot(ai, args_key_end(key));
+	if (ai->keys[s] == args_key_end(key))
+	{
+		ai->previous[idx] = ai->last[s];
+		ai->count[s]++;
+	}
+	else
+	{
+		ai->previous[idx] = -1;
+		ai->keys[s] = args_key_end(key);
+		ai->count[s] = 1;
+		ai->used++;
+	}
+	ai->last[s] = idx;
+}
+
+/* Brings ai up to the atoms of t, its table grown (and its atoms linked again) as needed. */
+static void
+args_index_up_to_date(const TermStore *ts, const Tuples *t, ArgsIndex *ai)
+{
+	while (ai->indexed < t->n)
+	{
+		if (2 * (ai->used + 1) > ai->size)
+		{
+			ai->size = Max(64, 4 * ai->size);
+			if (ai->keys != NULL)
+			{
+				pfree(ai->keys);
+				pfree(ai->last);
+				pfree(ai->count);
+			}
+			ai->keys = palloc_extended(ai->size * sizeof(int64), MCXT_ALLOC_HUGE);
+			memset(ai->keys, 0xff, ai->size * sizeof(int64));
+			ai->last = palloc_extended(ai->size * sizeof(int32), MCXT_ALLOC_HUGE);
+			ai->count = palloc_extended(ai->size * sizeof(int32), MCXT_ALLOC_HUGE);
+			ai->used = 0;
+			for (int i = 0; i < ai->indexed; i++)
+				args_index_atom(ts, t, ai, i);
+		}
+		args_index_atom(ts, t, ai, ai->indexed++);
+	}
+}
+
+/*
+ * t's index by the paths of mask, up to date, in the memory of t's atoms;
+ * made when the atoms read for want of such indexes (the count a path
+ * leaves, each time) pass ARGS_INDEX_PAYS times t's (what making one
+ * reads), so that a set rebuilt for each state and asked a few times (the
+ * prover's) does not build indexes that never pay; NULL when none is.
+ */
+#define ARGS_INDEX_PAYS 64
+
+static ArgsIndex *
+args_index(const TermStore *ts, Tuples *t, uint64 mask, int count)
+{
+	ArgsIndex  *ai = NULL;
+	MemoryContext old;
+
+	for (int k = 0; k < t->nargs_indexes && ai == NULL; k++)
+		if (t->args_indexes[k].mask == mask)
+			ai = &t->args_indexes[k];
+	if (ai == NULL && (t->nargs_indexes == MAX_ARGS_INDEXES ||
+					   (t->args_unindexed += count) < (int64) ARGS_INDEX_PAYS * t->n))
+		return NULL;
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(t->atoms));
+	if (ai == NULL)
+	{
+		if (t->args_indexes == NULL)
+			t->args_indexes = palloc(MAX_ARGS_INDEXES * sizeof(ArgsIndex));
+		ai = &t->args_indexes[t->nargs_indexes++];
+		memset(ai, 0, sizeof(ArgsIndex));
+		ai->mask = mask;
+		ai->previous = palloc_extended(t->room * sizeof(int32), MCXT_ALLOC_HUGE);
+	}
+	args_index_up_to_date(ts, t, ai);
+	MemoryContextSwitchTo(old);
+	return ai;
+}
+
 /* Adds the atoms not indexed yet to the index, in the memory of t's atoms. */
 static void
 index_up_to_date(const TermStore *ts, Tuples *t)
@@ -147,12 +285,15 @@ tuples_growth(const Tuples *t)
 	{
 		int			grown = Max(16, 2 * t->room) - t->room;
 
-		/* the atoms and the chain of every path used so far */
-		more += (Size) grown * sizeof(TermId);
+		/* the atoms and the chain of every path and index by arguments used so far */
+		more += (Size) grown * (sizeof(TermId) + t->nargs_indexes * sizeof(int32));
 		for (int p = 0; p < t->npaths; p++)
 			if (t->previous[p] != NULL)
 				more += (Size) grown * sizeof(int32);
 	}
+	for (int k = 0; k < t->nargs_indexes; k++)
+		if (2 * (t->args_indexes[k].used + 1) > t->args_indexes[k].size)
+			more += (Size) 4 * t->args_indexes[k].size * (sizeof(int64) + 2 * sizeof(int32));
 	if (2 * (t->n + 1) > t->set_size)
 		more += (Size) Max(32, 2 * t->set_size) * sizeof(TupleSlot);
 	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
@@ -199,6 +340,8 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 		for (int p = 0; p < t->npaths; p++)
 			if (t->previous[p] != NULL)
 				t->previous[p] = repalloc_huge(t->previous[p], t->room * sizeof(int32));
+		for (int k = 0; k < t->nargs_indexes; k++)
+			t->args_indexes[k].previous = repalloc_huge(t->args_indexes[k].previous, t->room * sizeof(int32));
 	}
 	if (2 * (t->n + 1) > t->set_size)
 	{
@@ -440,8 +583,9 @@ join_substitute(Join *j, TermId pattern, bool insert)
 typedef struct Candidates
 {
 	int			count;			/* how many (an estimate when looked up by a path) */
-	int			slot;			/* index slot of the path, or -1 */
+	int			slot;			/* index slot of the path or index by arguments, or -1 */
 	int			path;
+	int			args_index;		/* the index by arguments of slot, or -1: the path's */
 	bool		exact;			/* all bound: the atom itself */
 	TermId		atom;
 	int			lo;				/* atoms [lo, hi) of the source */
@@ -471,6 +615,39 @@ consider_path(const Tuples *t, int path, TermId key, Candidates *c)
 }
 
 /*
+ * Fewer atoms than this under the best path are not worth an index by
+ * arguments: reading them costs less than building one.
+ */
+#define ARGS_INDEX_ABOVE 32
+
+/*
+ * Keeps the index by the paths of mask (two at least, else a path is as
+ * good), whose values are values[path], when it leaves fewer atoms than
+ * the best path.
+ */
+static void
+consider_args(const TermStore *ts, Tuples *t, uint64 mask, const TermId *values, Candidates *c)
+{
+	uint64		key = mask;
+	ArgsIndex  *ai;
+	int			s;
+
+	if ((ai = args_index(ts, t, mask, c->count)) == NULL)
+		return;
+	for (uint64 paths = mask; paths != 0; paths &= paths - 1)
+		key = args_key_add(key, values[pg_rightmost_one_pos64(paths)]);
+	s = args_slot(ai, args_key_end(key));
+	if (ai->keys[s] != args_key_end(key))
+		c->count = 0;
+	else if (ai->count[s] < c->count)
+	{
+		c->count = ai->count[s];
+		c->slot = s;
+		c->args_index = ai - t->args_indexes;
+	}
+}
+
+/*
  * Literal i's candidates in t, into *c: written through a pointer, since a
  * struct returned whole was copied by 16-byte loads of fields just stored
  * 4 bytes at a time, which stalled (perf annotate: 29% of this function's
@@ -482,9 +659,12 @@ candidates(Join *j, int i, const Tuples *t, Candidates *c)
 	const TermStore *ts = j->terms;
 	const Literal *lit = &j->rule->body[i];
 	int			arity = term_arity(ts, lit->atom);
+	uint64		bound_paths = 0;
+	TermId		values[ARGS_INDEX_PATHS];
 
 	memset(c, 0, sizeof(Candidates));
 	c->slot = -1;
+	c->args_index = -1;
 	c->lo = j->lo == NULL ? 0 : j->lo[i];
 	c->hi = j->hi == NULL ? t->n : j->hi[i];
 	c->count = c->hi - c->lo;
@@ -515,14 +695,31 @@ candidates(Join *j, int i, const Tuples *t, Candidates *c)
 	{
 		TermId		arg = term_arg(ts, lit->atom, a);
 		TermId		key = join_substitute(j, arg, false);
+		int			path = a * PATH_STRIDE;
 
 		if (key != NO_TERM)
-			consider_path(t, a * PATH_STRIDE, key, c);
+		{
+			consider_path(t, path, key, c);
+			if (path < ARGS_INDEX_PATHS)
+			{
+				bound_paths |= UINT64CONST(1) << path;
+				values[path] = key;
+			}
+		}
 		else if (term_node(ts, arg)->kind == TERM_FUNCTION)
 			for (int b = 0; b < term_node(ts, arg)->nargs && b < PATH_STRIDE - 1; b++)
 				if ((key = join_substitute(j, term_arg(ts, arg, b), false)) != NO_TERM)
-					consider_path(t, a * PATH_STRIDE + 1 + b, key, c);
+				{
+					consider_path(t, path + 1 + b, key, c);
+					if (path + 1 + b < ARGS_INDEX_PATHS)
+					{
+						bound_paths |= UINT64CONST(1) << (path + 1 + b);
+						values[path + 1 + b] = key;
+					}
+				}
 	}
+	if (c->count > ARGS_INDEX_ABOVE && pg_popcount64(bound_paths) >= 2)
+		consider_args(ts, unconstify(Tuples *, t), bound_paths, values, c);
 }
 
 /* A negation or distinct whose variables are bound. */
@@ -720,6 +917,14 @@ join_from(Join *j, int remaining)
 		/* every variable is bound: the atom is the literal substituted, nothing to unify */
 		j->matched[best] = c.atom;
 		join_from(j, remaining - 1);
+	}
+	else if (c.slot >= 0 && c.args_index >= 0)
+	{
+		/* the chains are read through t at each step: a join below may move them */
+		for (int idx = t->args_indexes[c.args_index].last[c.slot]; idx >= c.lo;
+			 idx = t->args_indexes[c.args_index].previous[idx])
+			if (idx < c.hi)
+				try_atom(j, best, remaining - 1, t->atoms[idx]);
 	}
 	else if (c.slot >= 0)
 	{

@@ -41,6 +41,37 @@ typedef struct DenseSet
 	uint64	   *bits;
 } DenseSet;
 
+/* The most combinations of a static relation's values that a dense membership takes (128 kB). */
+#define DENSE_MAX_BITS (1 << 20)
+
+/*
+ * An index of a set's atoms by the values at several paths together (mask:
+ * a bit per path, paths below 64), made when a join first looks them up
+ * bound together and one path alone would leave many atoms: chess.kif's
+ * (bishop_threatens ?o ?u ?v ?x ?y ?ix ?iy), its last four bound, has
+ * 71,680 atoms, 8,960 of them for one ?x, about 4 for the four; (does
+ * ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) the same inside a term.  A key
+ * is a hash of the values: atoms of another key that hash alike share its
+ * chain and fail to unify; an atom without a value at one of the paths is
+ * in no chain.
+ */
+#define ARGS_INDEX_PATHS 64
+
+typedef struct ArgsIndex
+{
+	uint64		mask;
+	int64	   *keys;			/* -1: empty */
+	int32	   *last;			/* the last atom with the key */
+	int32	   *count;
+	int			size;			/* a power of two */
+	int			used;
+	int32	   *previous;		/* per atom: the atom before with the same key */
+	int			indexed;		/* atoms [0, indexed) are in it */
+} ArgsIndex;
+
+/* The most indexes by several arguments a set keeps: one per way its literals are asked. */
+#define MAX_ARGS_INDEXES 8
+
 /* A set of atoms of one relation, in order of insertion. */
 typedef struct Tuples
 {
@@ -67,6 +98,9 @@ typedef struct Tuples
 	int			indexed;
 	/* NULL, or the set's membership by symbols (a set made dense takes no more atoms) */
 	DenseSet   *dense;
+	ArgsIndex  *args_indexes;	/* MAX_ARGS_INDEXES of them, when one is made */
+	int			nargs_indexes;
+	int64		args_unindexed;	/* atoms read under a path where an index by paths was not made yet */
 } Tuples;
 
 /* Index of atom in t, or -1. */

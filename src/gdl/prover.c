@@ -99,8 +99,6 @@ typedef struct CompiledSlot
 	int32		query;			/* index in compiled, -1: empty */
 } CompiledSlot;
 
-/* The most combinations of a static relation's values that a dense membership takes (128 kB). */
-#define DENSE_MAX_BITS (1 << 20)
 
 /* The compiled queries of a game are dropped past this share of gametree.gdl_memory. */
 #define COMPILED_SHARE 4
