@@ -49,37 +49,61 @@ path_key(int path, TermId value)
 }
 
 static int
-index_slot(const Tuples *t, int64 key)
+chain_slot(const ChainTable *c, int64 key)
 {
-	int			i = murmurhash32((uint32) key ^ murmurhash32((uint32) (key >> 32))) & (t->index_size - 1);
+	int			i = murmurhash32((uint32) key ^ murmurhash32((uint32) (key >> 32))) & (c->size - 1);
 
-	while (t->index_keys[i] != key && t->index_keys[i] != -1)
-		i = (i + 1) & (t->index_size - 1);
+	while (c->keys[i] != key && c->keys[i] != -1)
+		i = (i + 1) & (c->size - 1);
 	return i;
+}
+
+/* Links atom idx into c's chain of key, previous[] its links. */
+static void
+chain_link(ChainTable *c, int32 *previous, int idx, int64 key)
+{
+	int			s = chain_slot(c, key);
+
+	if (c->keys[s] == key)
+	{
+		previous[idx] = c->last[s];
+		c->count[s]++;
+	}
+	else
+	{
+		previous[idx] = -1;
+		c->keys[s] = key;
+		c->count[s] = 1;
+		c->used++;
+	}
+	c->last[s] = idx;
+}
+
+/* c emptied and four times as large, for its atoms to be linked again. */
+static void
+chain_grow(ChainTable *c)
+{
+	c->size = Max(64, 4 * c->size);
+	if (c->keys != NULL)
+	{
+		pfree(c->keys);
+		pfree(c->last);
+		pfree(c->count);
+	}
+	c->keys = palloc_extended(c->size * sizeof(int64), MCXT_ALLOC_HUGE);
+	memset(c->keys, 0xff, c->size * sizeof(int64));
+	c->last = palloc_extended(c->size * sizeof(int32), MCXT_ALLOC_HUGE);
+	c->count = palloc_extended(c->size * sizeof(int32), MCXT_ALLOC_HUGE);
+	c->used = 0;
 }
 
 /* Links atom idx into the chain of (path, value). */
 static void
 index_path(Tuples *t, int idx, int path, TermId value)
 {
-	int64		key = path_key(path, value);
-	int			s = index_slot(t, key);
-
 	if (t->previous[path] == NULL)
 		t->previous[path] = palloc_extended(t->room * sizeof(int32), MCXT_ALLOC_HUGE);
-	if (t->index_keys[s] == key)
-	{
-		t->previous[path][idx] = t->index_last[s];
-		t->index_count[s]++;
-	}
-	else
-	{
-		t->previous[path][idx] = -1;
-		t->index_keys[s] = key;
-		t->index_count[s] = 1;
-		t->index_used++;
-	}
-	t->index_last[s] = idx;
+	chain_link(&t->index, t->previous[path], idx, path_key(path, value));
 }
 
 static void
@@ -104,18 +128,7 @@ index_atom(const TermStore *ts, Tuples *t, int idx)
 static void
 rebuild_index(const TermStore *ts, Tuples *t)
 {
-	t->index_size = Max(64, 4 * t->index_size);
-	if (t->index_keys != NULL)
-	{
-		pfree(t->index_keys);
-		pfree(t->index_last);
-		pfree(t->index_count);
-	}
-	t->index_keys = palloc_extended(t->index_size * sizeof(int64), MCXT_ALLOC_HUGE);
-	memset(t->index_keys, 0xff, t->index_size * sizeof(int64));
-	t->index_last = palloc_extended(t->index_size * sizeof(int32), MCXT_ALLOC_HUGE);
-	t->index_count = palloc_extended(t->index_size * sizeof(int32), MCXT_ALLOC_HUGE);
-	t->index_used = 0;
+	chain_grow(&t->index);
 	for (int i = 0; i < t->indexed; i++)
 		index_atom(ts, t, i);
 }
@@ -150,22 +163,11 @@ path_value(const TermStore *ts, TermId atom, int path)
 	return term_arg(ts, arg, inner);
 }
 
-static int
-args_slot(const ArgsIndex *ai, int64 key)
-{
-	int			i = (int) (key & (ai->size - 1));
-
-	while (ai->keys[i] != key && ai->keys[i] != -1)
-		i = (i + 1) & (ai->size - 1);
-	return i;
-}
-
 /* Links atom idx of t into ai's chain of its key. */
 static void
 args_index_atom(const TermStore *ts, const Tuples *t, ArgsIndex *ai, int idx)
 {
 	uint64		key = ai->mask;
-	int			s;
 
 	for (uint64 paths = ai->mask; paths != 0; paths &= paths - 1)
 	{
@@ -178,20 +180,7 @@ args_index_atom(const TermStore *ts, const Tuples *t, ArgsIndex *ai, int idx)
 		}
 		key = args_key_add(key, value);
 	}
-	s = args_slot(ai, args_key_end(key));
-	if (ai->keys[s] == args_key_end(key))
-	{
-		ai->previous[idx] = ai->last[s];
-		ai->count[s]++;
-	}
-	else
-	{
-		ai->previous[idx] = -1;
-		ai->keys[s] = args_key_end(key);
-		ai->count[s] = 1;
-		ai->used++;
-	}
-	ai->last[s] = idx;
+	chain_link(&ai->chains, ai->previous, idx, args_key_end(key));
 }
 
 /* Brings ai up to the atoms of t, its table grown (and its atoms linked again) as needed. */
@@ -200,20 +189,9 @@ args_index_up_to_date(const TermStore *ts, const Tuples *t, ArgsIndex *ai)
 {
 	while (ai->indexed < t->n)
 	{
-		if (2 * (ai->used + 1) > ai->size)
+		if (2 * (ai->chains.used + 1) > ai->chains.size)
 		{
-			ai->size = Max(64, 4 * ai->size);
-			if (ai->keys != NULL)
-			{
-				pfree(ai->keys);
-				pfree(ai->last);
-				pfree(ai->count);
-			}
-			ai->keys = palloc_extended(ai->size * sizeof(int64), MCXT_ALLOC_HUGE);
-			memset(ai->keys, 0xff, ai->size * sizeof(int64));
-			ai->last = palloc_extended(ai->size * sizeof(int32), MCXT_ALLOC_HUGE);
-			ai->count = palloc_extended(ai->size * sizeof(int32), MCXT_ALLOC_HUGE);
-			ai->used = 0;
+			chain_grow(&ai->chains);
 			for (int i = 0; i < ai->indexed; i++)
 				args_index_atom(ts, t, ai, i);
 		}
@@ -269,7 +247,7 @@ index_up_to_date(const TermStore *ts, Tuples *t)
 	while (t->indexed < t->n)
 	{
 		/* room for every path of the atom, before any is linked */
-		if (2 * (t->index_used + t->npaths) > t->index_size)
+		if (2 * (t->index.used + t->npaths) > t->index.size)
 			rebuild_index(ts, t);
 		index_atom(ts, t, t->indexed++);
 	}
@@ -292,12 +270,12 @@ tuples_growth(const Tuples *t)
 				more += (Size) grown * sizeof(int32);
 	}
 	for (int k = 0; k < t->nargs_indexes; k++)
-		if (2 * (t->args_indexes[k].used + 1) > t->args_indexes[k].size)
-			more += (Size) 4 * t->args_indexes[k].size * (sizeof(int64) + 2 * sizeof(int32));
+		if (2 * (t->args_indexes[k].chains.used + 1) > t->args_indexes[k].chains.size)
+			more += (Size) Max(64, 4 * t->args_indexes[k].chains.size) * (sizeof(int64) + 2 * sizeof(int32));
 	if (2 * (t->n + 1) > t->set_size)
 		more += (Size) Max(32, 2 * t->set_size) * sizeof(TupleSlot);
-	if (t->npaths > 0 && 2 * (t->index_used + t->npaths) > t->index_size)
-		more += (Size) Max(64, 4 * t->index_size) * (sizeof(int64) + 2 * sizeof(int32));
+	if (t->npaths > 0 && 2 * (t->index.used + t->npaths) > t->index.size)
+		more += (Size) Max(64, 4 * t->index.size) * (sizeof(int64) + 2 * sizeof(int32));
 	return more;
 }
 
@@ -440,21 +418,21 @@ tuples_select(const TermStore *ts, Tuples *t, const TermId *args, int arity, int
 
 		if (args[a] == NO_TERM)
 			continue;
-		if (t->index_size == 0)
+		if (t->index.size == 0)
 			return 0;
-		s = index_slot(t, path_key(a * PATH_STRIDE, args[a]));
-		if (t->index_keys[s] != path_key(a * PATH_STRIDE, args[a]))
+		s = chain_slot(&t->index, path_key(a * PATH_STRIDE, args[a]));
+		if (t->index.keys[s] != path_key(a * PATH_STRIDE, args[a]))
 			return 0;
-		if (t->index_count[s] < best_count)
+		if (t->index.count[s] < best_count)
 		{
-			best_count = t->index_count[s];
+			best_count = t->index.count[s];
 			best_slot = s;
 			best_path = a * PATH_STRIDE;
 		}
 	}
 	if (best_slot < 0 && t->n > max)
 		return -1;
-	for (int idx = best_slot < 0 ? t->n - 1 : t->index_last[best_slot]; idx >= 0;
+	for (int idx = best_slot < 0 ? t->n - 1 : t->index.last[best_slot]; idx >= 0;
 		 idx = best_slot < 0 ? idx - 1 : t->previous[best_path][idx])
 	{
 		TermId		atom = t->atoms[idx];
@@ -598,17 +576,17 @@ consider_path(const Tuples *t, int path, TermId key, Candidates *c)
 {
 	int			s;
 
-	if (t->index_size == 0)
+	if (t->index.size == 0)
 	{
 		c->count = 0;
 		return;
 	}
-	s = index_slot(t, path_key(path, key));
-	if (t->index_keys[s] != path_key(path, key))
+	s = chain_slot(&t->index, path_key(path, key));
+	if (t->index.keys[s] != path_key(path, key))
 		c->count = 0;
-	else if (t->index_count[s] < c->count)
+	else if (t->index.count[s] < c->count)
 	{
-		c->count = t->index_count[s];
+		c->count = t->index.count[s];
 		c->slot = s;
 		c->path = path;
 	}
@@ -636,12 +614,12 @@ consider_args(const TermStore *ts, Tuples *t, uint64 mask, const TermId *values,
 		return;
 	for (uint64 paths = mask; paths != 0; paths &= paths - 1)
 		key = args_key_add(key, values[pg_rightmost_one_pos64(paths)]);
-	s = args_slot(ai, args_key_end(key));
-	if (ai->keys[s] != args_key_end(key))
+	s = chain_slot(&ai->chains, args_key_end(key));
+	if (ai->chains.keys[s] != args_key_end(key))
 		c->count = 0;
-	else if (ai->count[s] < c->count)
+	else if (ai->chains.count[s] < c->count)
 	{
-		c->count = ai->count[s];
+		c->count = ai->chains.count[s];
 		c->slot = s;
 		c->args_index = ai - t->args_indexes;
 	}
@@ -921,14 +899,14 @@ join_from(Join *j, int remaining)
 	else if (c.slot >= 0 && c.args_index >= 0)
 	{
 		/* the chains are read through t at each step: a join below may move them */
-		for (int idx = t->args_indexes[c.args_index].last[c.slot]; idx >= c.lo;
+		for (int idx = t->args_indexes[c.args_index].chains.last[c.slot]; idx >= c.lo;
 			 idx = t->args_indexes[c.args_index].previous[idx])
 			if (idx < c.hi)
 				try_atom(j, best, remaining - 1, t->atoms[idx]);
 	}
 	else if (c.slot >= 0)
 	{
-		for (int idx = t->index_last[c.slot]; idx >= c.lo; idx = t->previous[c.path][idx])
+		for (int idx = t->index.last[c.slot]; idx >= c.lo; idx = t->previous[c.path][idx])
 			if (idx < c.hi)
 				try_atom(j, best, remaining - 1, t->atoms[idx]);
 	}

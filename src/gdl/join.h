@@ -41,6 +41,19 @@ typedef struct DenseSet
 	uint64	   *bits;
 } DenseSet;
 
+/*
+ * Chains of atoms by key, in a hash table: each key's last atom and how
+ * many have it; the atom before each, per atom, is the caller's.
+ */
+typedef struct ChainTable
+{
+	int64	   *keys;			/* -1: empty */
+	int32	   *last;
+	int32	   *count;
+	int			size;			/* a power of two */
+	int			used;
+} ChainTable;
+
 /* The most combinations of a static relation's values that a dense membership takes (128 kB). */
 #define DENSE_MAX_BITS (1 << 20)
 
@@ -60,11 +73,7 @@ typedef struct DenseSet
 typedef struct ArgsIndex
 {
 	uint64		mask;
-	int64	   *keys;			/* -1: empty */
-	int32	   *last;			/* the last atom with the key */
-	int32	   *count;
-	int			size;			/* a power of two */
-	int			used;
+	ChainTable	chains;
 	int32	   *previous;		/* per atom: the atom before with the same key */
 	int			indexed;		/* atoms [0, indexed) are in it */
 } ArgsIndex;
@@ -81,12 +90,8 @@ typedef struct Tuples
 	/* set: atom id -> index in atoms, side by side: a lookup is one cache miss */
 	TupleSlot  *set;
 	int			set_size;		/* a power of two */
-	/* index: (path, term) -> the last atom with that term there, and how many */
-	int64	   *index_keys;
-	int32	   *index_last;
-	int32	   *index_count;
-	int			index_size;		/* a power of two */
-	int			index_used;
+	/* index: chains by (path, term) */
+	ChainTable	index;
 	int			npaths;
 	int32	  **previous;		/* per path, per atom: the atom before with the same term there */
 	/*
