@@ -676,7 +676,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	for (int r = 0; r < p->nrelations && network && dense_memory < memory_limit / 16; r++)
 		if (!p->relations[r].dynamic && g->tuples[r].n > 0)
 			dense_memory += tuples_make_dense(g->terms, &g->tuples[r], p->relations[r].arity,
-											  Min(DENSE_MAX_BITS, (int64) (memory_limit / 16 - dense_memory) * 8));
+											  memory_limit / 16 - dense_memory);
 
 	/* what can ever hold of the others, all at once */
 	nrules = 0;

@@ -342,9 +342,13 @@ tuples_insert(const TermStore *ts, Tuples *t, int arity, TermId atom)
 	return true;
 }
 
+/* The most combinations of a static relation's values that a dense membership takes (128 kB). */
+#define DENSE_MAX_BITS (1 << 20)
+
 Size
-tuples_make_dense(const TermStore *ts, Tuples *t, int arity, int64 max_bits)
+tuples_make_dense(const TermStore *ts, Tuples *t, int arity, Size room)
 {
+	int64		max_bits = Min(DENSE_MAX_BITS, (int64) Min(room, DENSE_MAX_BITS) * 8);
 	MemoryContext old;
 	DenseSet   *d;
 	int			nvalues[DENSE_MAX_ARITY];

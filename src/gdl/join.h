@@ -54,13 +54,11 @@ typedef struct ChainTable
 	int			used;
 } ChainTable;
 
-/* The most combinations of a static relation's values that a dense membership takes (128 kB). */
-#define DENSE_MAX_BITS (1 << 20)
-
 /*
  * An index of a set's atoms by the values at several paths together (mask:
- * a bit per path, paths below 64), made when a join first looks them up
- * bound together and one path alone would leave many atoms: chess.kif's
+ * a bit per path, paths below 64), made when joins look them up bound
+ * together, one path alone leaving many atoms, often enough to pay for it
+ * (join.c): chess.kif's
  * (bishop_threatens ?o ?u ?v ?x ?y ?ix ?iy), its last four bound, has
  * 71,680 atoms, 8,960 of them for one ?x, about 4 for the four; (does
  * ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) the same inside a term.  A key
@@ -130,13 +128,13 @@ extern int	tuples_select(const TermStore *ts, Tuples *t, const TermId *args, int
 						  TermId *out);
 /*
  * Gives t (atoms of that arity, complete: none is added after) a dense
- * membership when every argument of every atom is a symbol and the
- * combinations of their values are at most max_bits, in t's memory; the
- * bytes it took, 0 when not made.  An exact match found through it leaves
- * the literal's matched atom NO_TERM: for static relations, whose matched
- * atoms no join reads.
+ * membership when every argument of every atom is a symbol and the bits
+ * for the combinations of their values fit in room bytes (128 kB at most),
+ * in t's memory; the bytes it took, 0 when not made.  An exact match found
+ * through it leaves the literal's matched atom NO_TERM: for static
+ * relations, whose matched atoms no join reads.
  */
-extern Size tuples_make_dense(const TermStore *ts, Tuples *t, int arity, int64 max_bits);
+extern Size tuples_make_dense(const TermStore *ts, Tuples *t, int arity, Size room);
 
 typedef struct Join Join;
 

@@ -99,7 +99,6 @@ typedef struct CompiledSlot
 	int32		query;			/* index in compiled, -1: empty */
 } CompiledSlot;
 
-
 /* The compiled queries of a game are dropped past this share of gametree.gdl_memory. */
 #define COMPILED_SHARE 4
 
@@ -1735,7 +1734,7 @@ prover_create(Grounding *g, const Propnet *net, const TermId *roles)
 	for (int r = 0; r < p->nrelations && dense_memory < pv->memory_limit / 16; r++)
 		if (materialized(pv, r))
 			dense_memory += tuples_make_dense(g->terms, &g->tuples[r], p->relations[r].arity,
-											  Min(DENSE_MAX_BITS, (int64) (pv->memory_limit / 16 - dense_memory) * 8));
+											  pv->memory_limit / 16 - dense_memory);
 
 	/* relations whose answers change with the move */
 	pv->uses_does = program_depends_on(p, p->rel_does);
