@@ -226,11 +226,21 @@ ground_head_known(Join *j, TermId head)
 		tuples_find(&gj->g->tuples[j->rule->relation], head) >= 0;
 }
 
+/* An index by several paths is made only within the limit: without it the join is slower, not wrong. */
+static bool
+ground_may_index(Join *j, Size bytes)
+{
+	GroundJoin *gj = j->context;
+
+	return MemoryContextMemAllocated(gj->g->cxt, true) + bytes <= gj->g->memory_limit;
+}
+
 static const JoinOps ground_ops = {
 	.source = ground_source,
 	.negation_holds = ground_negation_holds,
 	.emit = ground_emit,
 	.head_known = ground_head_known,
+	.may_index = ground_may_index,
 };
 
 /*

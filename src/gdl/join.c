@@ -209,16 +209,21 @@ args_index_up_to_date(const TermStore *ts, const Tuples *t, ArgsIndex *ai)
 #define ARGS_INDEX_PAYS 64
 
 static ArgsIndex *
-args_index(const TermStore *ts, Tuples *t, uint64 mask, int count)
+args_index(Join *j, Tuples *t, uint64 mask, int count)
 {
+	const TermStore *ts = j->terms;
 	ArgsIndex  *ai = NULL;
 	MemoryContext old;
 
 	for (int k = 0; k < t->nargs_indexes && ai == NULL; k++)
 		if (t->args_indexes[k].mask == mask)
 			ai = &t->args_indexes[k];
+	/* made: a link per atom and a table of at most 8 slots per atom */
 	if (ai == NULL && (t->nargs_indexes == MAX_ARGS_INDEXES ||
-					   (t->args_unindexed += count) < (int64) ARGS_INDEX_PAYS * t->n))
+					   (t->args_unindexed += count) < (int64) ARGS_INDEX_PAYS * t->n ||
+					   (j->ops->may_index != NULL &&
+						!j->ops->may_index(j, (Size) t->room * sizeof(int32) +
+										   (Size) Max(64, 8 * t->n) * (sizeof(int64) + 2 * sizeof(int32))))))
 		return NULL;
 	old = MemoryContextSwitchTo(GetMemoryChunkContext(t->atoms));
 	if (ai == NULL)
@@ -608,13 +613,13 @@ consider_path(const Tuples *t, int path, TermId key, Candidates *c)
  * the best path.
  */
 static void
-consider_args(const TermStore *ts, Tuples *t, uint64 mask, const TermId *values, Candidates *c)
+consider_args(Join *j, Tuples *t, uint64 mask, const TermId *values, Candidates *c)
 {
 	uint64		key = mask;
 	ArgsIndex  *ai;
 	int			s;
 
-	if ((ai = args_index(ts, t, mask, c->count)) == NULL)
+	if ((ai = args_index(j, t, mask, c->count)) == NULL)
 		return;
 	for (uint64 paths = mask; paths != 0; paths &= paths - 1)
 		key = args_key_add(key, values[pg_rightmost_one_pos64(paths)]);
@@ -701,7 +706,7 @@ candidates(Join *j, int i, const Tuples *t, Candidates *c)
 				}
 	}
 	if (c->count > ARGS_INDEX_ABOVE && pg_popcount64(bound_paths) >= 2)
-		consider_args(ts, unconstify(Tuples *, t), bound_paths, values, c);
+		consider_args(j, unconstify(Tuples *, t), bound_paths, values, c);
 }
 
 /* A negation or distinct whose variables are bound. */

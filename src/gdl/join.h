@@ -168,6 +168,13 @@ typedef struct JoinOps
 	 * prover compiling a query records such literals to evaluate later).
 	 */
 	bool		(*residual) (Join *j, int i);
+
+	/*
+	 * Optional: may the join make an index by several paths of this many
+	 * bytes?  Such an index only speeds the join up: refused, the join
+	 * reads a path's atoms instead.
+	 */
+	bool		(*may_index) (Join *j, Size bytes);
 } JoinOps;
 
 struct Join
