@@ -69,6 +69,18 @@ renumbered(const int32 *number, int32 node)
 }
 
 void
+propnet_renumber_outputs(Propnet *net, const int32 *number)
+{
+	for (int i = 0; i < net->ninputs; i++)
+		net->input_legal[i] = renumbered(number, net->input_legal[i]);
+	for (int b = 0; b < net->nbase; b++)
+		net->base_next[b] = renumbered(number, net->base_next[b]);
+	net->terminal = renumbered(number, net->terminal);
+	for (int i = 0; i < net->ngoals; i++)
+		net->goals[i].node = number[net->goals[i].node];
+}
+
+void
 propnet_prune(Propnet *net)
 {
 	bool	   *keep = propnet_cone(net, CONE_TERMINAL | CONE_LEGAL | CONE_NEXT | CONE_GOALS);
@@ -133,13 +145,7 @@ propnet_prune(Propnet *net)
 			net->order[norder++] = step >= 0 ? number[step] : -(group_number[-step - 1] + 1);
 	}
 
-	for (int i = 0; i < net->ninputs; i++)
-		net->input_legal[i] = renumbered(number, net->input_legal[i]);
-	for (int b = 0; b < net->nbase; b++)
-		net->base_next[b] = renumbered(number, net->base_next[b]);
-	net->terminal = renumbered(number, net->terminal);
-	for (int i = 0; i < net->ngoals; i++)
-		net->goals[i].node = number[net->goals[i].node];
+	propnet_renumber_outputs(net, number);
 	net->nnodes = nnodes;
 	net->nrules = nrules;
 	net->norder = norder;

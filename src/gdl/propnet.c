@@ -566,17 +566,7 @@ number_by_readers(Propnet *net)
 			net->order[s] = number[net->order[s]];
 	for (int k = 0; k < (net->ngroups > 0 ? net->group_start[net->ngroups] : 0); k++)
 		net->group_nodes[k] = number[net->group_nodes[k]];
-	for (int i = 0; i < net->ninputs; i++)
-		if (net->input_legal[i] >= 0)
-			net->input_legal[i] = number[net->input_legal[i]];
-	for (int b = 0; b < net->nbase; b++)
-		if (net->base_next[b] >= 0)
-			net->base_next[b] = number[net->base_next[b]];
-	if (net->terminal >= 0)
-		net->terminal = number[net->terminal];
-	for (int i = 0; i < net->ngoals; i++)
-		if (net->goals[i].node >= 0)
-			net->goals[i].node = number[net->goals[i].node];
+	propnet_renumber_outputs(net, number);
 	pfree(number);
 	pfree(old_of);
 }

@@ -102,6 +102,12 @@ extern bool *propnet_cone(const Propnet *net, int outputs);
 extern void propnet_prune(Propnet *net);
 
 /*
+ * Gives the legal, next, terminal and goal nodes their numbers number[]
+ * (a node numbered again keeps its meaning), in cone.c.
+ */
+extern void propnet_renumber_outputs(Propnet *net, const int32 *number);
+
+/*
  * The base, input and output nodes of propnet_build without rules, for the
  * prover: a legal node per input, a next node per base node, terminal and
  * a goal node for every role and value 0..100.
