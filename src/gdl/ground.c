@@ -6,6 +6,7 @@
  */
 #include "postgres.h"
 
+#include "gdl/demand.h"
 #include "gdl/ground.h"
 #include "gdl/split.h"
 #include "miscadmin.h"
@@ -179,7 +180,7 @@ emit_solution(Join *j)
 		const Literal *lit = &rule->body[i];
 
 		if (lit->kind == LIT_DISTINCT || !g->program->relations[lit->relation].dynamic ||
-			j->matched[i] == NO_TERM)
+			g->program->relations[lit->relation].asked || j->matched[i] == NO_TERM)
 			continue;
 		literals[n++] = (j->matched[i] << 1) | (lit->kind == LIT_NEGATIVE ? 1 : 0);
 	}
@@ -600,6 +601,8 @@ ground_program(Program *p, Size memory_limit, bool network)
 	int			nrules;
 	Size		dense_memory = 0;
 
+	if (network)
+		demand_rewrite(p);
 	g->program = p;
 	g->terms = p->terms;
 	g->tuples = palloc_extended(p->nrelations * sizeof(Tuples), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
@@ -706,7 +709,8 @@ ground_program(Program *p, Size memory_limit, bool network)
 
 	/* the ground rules: every rule of a state-dependent relation, instantiated */
 	for (int i = 0; i < nrules && !g->over_budget; i++)
-		instantiate(g, rules[i], i);
+		if (!p->relations[rules[i]->relation].asked)
+			instantiate(g, rules[i], i);
 	/* what GDL asks of a state but the rules fix for all states: facts */
 	{
 		const int	outputs[] = {p->rel_legal, p->rel_next, p->rel_goal, p->rel_terminal};

@@ -275,20 +275,26 @@ body_dnf(Program *p, int sentence, TermId f, bool negated)
 	return list_make1(list_make1(lit));
 }
 
-static void
-add_rule(Program *p, int sentence, TermId head, List *body)
+/* Room for one rule more; the new rule's place. */
+static Rule *
+new_rule(Program *p)
 {
-	Rule	   *rule;
-	ListCell   *c;
-	int			i = 0;
-
 	if (p->nrules == p->rule_room)
 	{
 		p->rule_room = Max(256, 2 * p->rule_room);
 		p->rules = p->rules == NULL ? palloc_extended(p->rule_room * sizeof(Rule), MCXT_ALLOC_HUGE) :
 			repalloc_huge(p->rules, p->rule_room * sizeof(Rule));
 	}
-	rule = &p->rules[p->nrules++];
+	return &p->rules[p->nrules++];
+}
+
+static void
+add_rule(Program *p, int sentence, TermId head, List *body)
+{
+	Rule	   *rule = new_rule(p);
+	ListCell   *c;
+	int			i = 0;
+
 	rule->head = head;
 	rule->relation = relation_of(p, head);
 	rule->nbody = list_length(body);
@@ -463,7 +469,7 @@ check_stratified(const Program *p)
 	}
 }
 
-/* A worklist over the edges file_rules made: each relation is queued once, each use followed once. */
+/* A worklist over the edges program_file_rules made: each relation is queued once, each use followed once. */
 bool *
 program_depends_on(const Program *p, int target)
 {
@@ -553,13 +559,15 @@ check_gdl_restrictions(Program *p)
  * rules whose body uses it (user_start, user_rules), the edges that
  * order_relations and program_depends_on follow.
  */
-static void
-file_rules(Program *p)
+void
+program_file_rules(Program *p)
 {
 	int		   *heads = palloc_extended(Max(1, p->nrules) * sizeof(int), MCXT_ALLOC_HUGE);
 	int		   *fill = palloc_extended((p->nrelations + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	int			nuses = 0;
 
+	for (int k = 0; k < p->nrelations; k++)
+		p->relations[k].nrules = 0;
 	p->user_start = palloc_extended((p->nrelations + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int r = 0; r < p->nrules; r++)
 	{
@@ -603,6 +611,27 @@ keyword_pattern(Program *p, SymbolId name, int arity)
 	return term_function(p->terms, name, arity, args);
 }
 
+int
+program_add_relation(Program *p, SymbolId name, int arity, bool dynamic)
+{
+	TermId	   *args = palloc(Max(1, arity) * sizeof(TermId));
+	int			r;
+
+	for (int i = 0; i < arity; i++)
+		args[i] = term_variable(p->terms, i);
+	r = relation_of(p, arity == 0 ? term_symbol(p->terms, name) : term_function(p->terms, name, arity, args));
+	p->relations[r].dynamic = dynamic;
+	p->relations[r].component = Max(0, p->ncomponents - 1);
+	pfree(args);
+	return r;
+}
+
+void
+program_add_rule(Program *p, const Rule *rule)
+{
+	*new_rule(p) = *rule;
+}
+
 Program *
 program_build(const char *game, const char *text)
 {
@@ -638,7 +667,7 @@ program_build(const char *game, const char *text)
 	p->rel_goal = program_relation(p, p->kw.goal, 2);
 	p->rel_terminal = program_relation(p, p->kw.terminal, 0);
 
-	file_rules(p);
+	program_file_rules(p);
 	for (int r = 0; r < p->nrules; r++)
 	{
 		CHECK_FOR_INTERRUPTS();

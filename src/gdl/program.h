@@ -78,6 +78,7 @@ typedef struct Relation
 	int			component;		/* strongly connected component, in evaluation order */
 	int		   *rules;			/* indexes of the rules whose head it is (into one array) */
 	int			nrules;
+	bool		asked;			/* demand.h's: the atoms a grounding wants, no relation of the game */
 } Relation;
 
 /* Relations GDL gives a meaning. */
@@ -136,6 +137,16 @@ typedef struct Program
 
 /* Parses and checks; reports every fault with ereport(ERROR) and its line. */
 extern Program *program_build(const char *game, const char *text);
+
+/*
+ * For rules made after the checks (demand.h): a new relation, of the state
+ * when dynamic, evaluated after every other; a rule appended (its body is
+ * kept, not copied).  program_file_rules then files the relations' rules
+ * and readers again.
+ */
+extern int	program_add_relation(Program *p, SymbolId name, int arity, bool dynamic);
+extern void program_add_rule(Program *p, const Rule *rule);
+extern void program_file_rules(Program *p);
 
 /* The relation of a name and arity, or -1. */
 extern int	program_relation(const Program *p, SymbolId name, int arity);

@@ -73,8 +73,8 @@ SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_in
           '54000: game "gdl_limits_init_1025": its initial state has 1025 facts, more than the 1024 a state may have',
           'and so is one of 1,025 facts');
 
--- The prover (a relation no output reads, of 30^3 atoms, leaves the
--- network too large for 1MB), on rules that ask ever deeper terms: the
+-- The prover (a relation of 30^3 atoms that terminal reads whole leaves
+-- the network too large for 1MB), on rules that ask ever deeper terms: the
 -- evaluation stops at the stack's limit (54001), and what that run left
 -- half answered or running is forgotten: the session goes on with the game.
 SET gametree.gdl_memory = '1MB';
@@ -84,7 +84,8 @@ SELECT engine AS deep_engine FROM gametree.load_game('gdl_limits_deep',
   || E'(<= (next (s 1)) (does r go))\n(<= (next (s 1)) (does r stay))\n(<= terminal (true (s 1)))\n'
   || E'(<= (goal r 100) (true (s 1)))\n(<= (goal r 0) (true (s 0)))\n'
   || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
-  || E'\n(<= (unused ?a ?b ?c) (true (s ?p)) (n ?a) (n ?b) (n ?c))\n') \gset
+  || E'\n(<= (unused ?a ?b ?c) (true (s ?p)) (n ?a) (n ?b) (n ?c))\n'
+  || E'(<= terminal (true never) (unused ?a ?b ?c))\n') \gset
 RESET gametree.gdl_memory;
 SELECT matches(:'deep_engine' || ' ' || pg_temp.try($$SELECT gametree.legal('gdl_limits_deep', gametree.initial('gdl_limits_deep'))$$),
                '^prover 54001: stack depth limit exceeded', 'ever deeper terms on the prover: an error at the stack''s limit (54001)');
