@@ -3,13 +3,17 @@
  *
  * Which arguments a reader binds depends on the order it joins its
  * literals in; the rewrite fixes one for the question alone (the joins
- * still choose their own): the literals of relations read whole first
- * (static ones, true, does), then the others in the rule's order, then
- * distinct and negations, whose variables are all bound by then (rules
- * are safe).  A relation's asked arguments are the positions every reader
- * binds; a reader binds a position of its head only when that position is
- * asked of the head too, so the positions are found by shrinking them from
- * all of them until no reader binds fewer.
+ * still choose their own): the literals of static relations first, then
+ * the others in the rule's order, then distinct and negations, whose
+ * variables are all bound by then (rules are safe).  True and does are not
+ * read: what can ever hold of them is nearly every fact and move, so the
+ * values they bind narrow little and multiply what is asked (chess.kif's
+ * blocks of a check, asked by every king square, checker and move, 262,144
+ * atoms asked of a relation of a few thousand, 7.6 of 36 s).  A relation's
+ * asked arguments are the positions every reader binds; a reader binds a
+ * position of its head only when that position is asked of the head too,
+ * so the positions are found by shrinking them from all of them until no
+ * reader binds fewer.
  */
 #include "postgres.h"
 
@@ -47,10 +51,10 @@ all_positions(int arity)
 }
 
 /*
- * The order in which the question reads rule's literals (order[],
- * rule->nbody of them): see the file's comment.
+ * The literals the question reads of rule, in its order (order[]; how
+ * many): see the file's comment.
  */
-static void
+static int
 reading_order(const Program *p, const Rule *rule, const bool *may_ask, int *order)
 {
 	int			n = 0;
@@ -61,9 +65,10 @@ reading_order(const Program *p, const Rule *rule, const bool *may_ask, int *orde
 			const Literal *lit = &rule->body[k];
 			int			stage = lit->kind != LIT_POSITIVE ? 2 : may_ask[lit->relation] ? 1 : 0;
 
-			if (stage == pass)
+			if (stage == pass && lit->relation != p->rel_true && lit->relation != p->rel_does)
 				order[n++] = k;
 		}
+	return n;
 }
 
 /* The positions of atom whose arguments have no variable outside bound[]. */
@@ -100,13 +105,14 @@ narrow(const Program *p, const bool *may_ask, Positions *asked, int *order, bool
 	for (int i = 0; i < p->nrules; i++)
 	{
 		const Rule *rule = &p->rules[i];
+		int			nread;
 
 		if (!p->relations[rule->relation].dynamic)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		reading_order(p, rule, may_ask, order);
+		nread = reading_order(p, rule, may_ask, order);
 		bind_head(p, rule, asked[rule->relation], bound);
-		for (int k = 0; k < rule->nbody; k++)
+		for (int k = 0; k < nread; k++)
 		{
 			const Literal *lit = &rule->body[order[k]];
 
@@ -163,7 +169,8 @@ add_asking_rules(Program *p, int i, const bool *may_ask, const Positions *asked,
 	Literal    *before = palloc((rule.nbody + 1) * sizeof(Literal));
 	int			nbefore = 0;
 
-	reading_order(p, &rule, may_ask, order);
+	int			nread = reading_order(p, &rule, may_ask, order);
+
 	bind_head(p, &rule, asked[rule.relation], bound);
 	if (head_asked >= 0)
 	{
@@ -172,7 +179,7 @@ add_asking_rules(Program *p, int i, const bool *may_ask, const Positions *asked,
 		before[nbefore].atom = asked_atom(p, head_asked, rule.head, asked[rule.relation]);
 		before[nbefore++].other = NO_TERM;
 	}
-	for (int k = 0; k < rule.nbody; k++)
+	for (int k = 0; k < nread; k++)
 	{
 		const Literal *lit = &rule.body[order[k]];
 		int			r = lit->relation;
