@@ -9,6 +9,7 @@
 #include "gdl/demand.h"
 #include "gdl/ground.h"
 #include "gdl/split.h"
+#include "gdl/unlike.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -602,7 +603,10 @@ ground_program(Program *p, Size memory_limit, bool network)
 	Size		dense_memory = 0;
 
 	if (network)
+	{
+		unlike_rewrite(p);
 		demand_rewrite(p);
+	}
 	g->program = p;
 	g->terms = p->terms;
 	g->tuples = palloc_extended(p->nrelations * sizeof(Tuples), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);

@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(37);
+SELECT plan(40);
 
 \ir helpers.psql
 
@@ -195,6 +195,22 @@ SELECT is(pg_temp.perfts('playouts_chess4x4', 5) || ' ' || pg_temp.perfts('playo
           '6,21,112,547,3201 6,21,112,547,3201', 'its perft 1..5 on both');
 SELECT is(pg_temp.games_played('playouts_chess4x4_prover', 200), pg_temp.games_played('playouts_chess4x4', 200),
           '200 random games, the same on the prover and the network');
+
+-- A rule that keeps a head value apart from a body value through a static
+-- inequality is grounded through projections on the network
+-- (src/gdl/unlike.h): test/data/games/apart.kif reads chess.kif's
+-- different_cells so, from two rules of one relation, positively and
+-- negated.  Its perft 1..5 (tools/gdl_apart_perft.py, from the rules
+-- written out by hand) on the network and on the prover, which reads the
+-- rules as written, and 300 random games move for move.
+\set kif `cat test/data/games/apart.kif`
+SELECT engine FROM gametree.load_game('playouts_apart', :'kif') \gset
+SELECT pg_temp.load_on_prover('playouts_apart_prover', :'kif', '(step ?p)') || ' ' || :'engine' AS engines \gset
+SELECT is(:'engines'::text, 'prover network', 'apart.kif on the network, and with a large relation on the prover');
+SELECT is(pg_temp.perfts('playouts_apart', 5) || ' ' || pg_temp.perfts('playouts_apart_prover', 5),
+          '8,65,520,4190,0 8,65,520,4190,0', 'its perft 1..5 on both: tools/gdl_apart_perft.py''s');
+SELECT is(pg_temp.games_played('playouts_apart_prover', 300), pg_temp.games_played('playouts_apart', 300),
+          'apart.kif: 300 random games, the same on the prover and the network');
 
 -- Limits.
 SELECT ok((SELECT seconds >= 0.2 AND seconds < 1 AND playouts > 0 FROM gametree.playouts('chess', time_limit => '200 ms')),
