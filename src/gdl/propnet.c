@@ -92,6 +92,31 @@ game_name(const Builder *b)
 	return b->g->program->game;
 }
 
+/* What literals_as_nodes leaves of a literal of an atom that no rule derives, so never holds. */
+#define NEVER_HOLDS (-1)		/* positive: its rule never holds */
+#define ALWAYS_HOLDS (-2)		/* negated: left out */
+
+/*
+ * The ground rules' literals made node literals (node << 1 | negated), in
+ * place: the rules are read three times (the order, the cycles, the
+ * layout), an atom's node looked up once.
+ */
+static void
+literals_as_nodes(Builder *b)
+{
+	int32	   *literals = b->g->literals;
+
+	for (int i = 0; i < b->g->nliterals; i++)
+	{
+		int32		node = map_get(&b->nodes, literals[i] >> 1);
+
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		literals[i] = node >= 0 ? (node << 1) | (literals[i] & 1) :
+			(literals[i] & 1) ? ALWAYS_HOLDS : NEVER_HOLDS;
+	}
+}
+
 /* The literals of ground rule r as nodes; false when the rule can never hold. */
 static bool
 rule_literals(const Builder *b, const GroundRule *r, int32 *out, int *n)
@@ -100,16 +125,11 @@ rule_literals(const Builder *b, const GroundRule *r, int32 *out, int *n)
 	for (int i = 0; i < r->nliterals; i++)
 	{
 		int32		lit = b->g->literals[r->first + i];
-		int32		node = map_get(&b->nodes, lit >> 1);
 
-		if (node < 0)
-		{
-			/* an atom no rule derives never holds */
-			if ((lit & 1) == 0)
-				return false;
-			continue;
-		}
-		out[(*n)++] = (node << 1) | (lit & 1);
+		if (lit == NEVER_HOLDS)
+			return false;
+		if (lit != ALWAYS_HOLDS)
+			out[(*n)++] = lit;
 	}
 	return true;
 }
@@ -579,6 +599,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	TermId	   *facts = layout_inputs(net, g, roles, nroles);
 
 	number_nodes(&b, facts, roles, nroles);
+	literals_as_nodes(&b);
 	list_rules_by_head(&b);
 	order_nodes(&b);
 	lay_out_rules(&b);

@@ -55,7 +55,8 @@ typedef struct Propnet
 /*
  * Compiles a grounding; roles[] are the role terms in GGP order.  Errors
  * (goals outside 0..100, actions of unknown roles) are reported with the
- * game's name.
+ * game's name.  The grounding's literals are made node literals: it is
+ * read for its atoms after, not its rules.
  */
 extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
 
