@@ -19,6 +19,7 @@ typedef struct Inequality
 	int8		known;			/* 0: not looked at; 1: an inequality; -1: not one */
 	int		   *first;			/* per rule of the relation, the positions its distinct compares */
 	int		   *second;
+	int			most_filters;	/* the most unary literals of one rule */
 } Inequality;
 
 /* The rules of a relation that read one inequality the same way, and what they share. */
@@ -118,6 +119,7 @@ is_inequality(Rewrite *w, int s)
 		}
 		if (ndistinct != 1)
 			return false;
+		q->most_filters = Max(q->most_filters, rule->nbody - 1);
 	}
 	q->known = 1;
 	return true;
@@ -194,6 +196,7 @@ reads_inequality(Rewrite *w, const Rule *rule, Reading *reading)
 	const TermStore *ts = p->terms;
 
 	if (!p->relations[rule->relation].dynamic || term_arity(ts, rule->head) == 0 ||
+		term_arity(ts, rule->head) > MAX_UNLIKE_ARITY ||
 		!distinct_variable_args(ts, rule->head, w->position, rule->nvariables))
 		return false;
 	/* recursive rules are left as they are */
@@ -206,9 +209,10 @@ reads_inequality(Rewrite *w, const Rule *rule, Reading *reading)
 		uint64		apart = 0;
 		bool		pairs = true;
 
+		/* A's body: the rule's less the inequality, and filters; N's: two literals and filters */
 		if (lit->kind != LIT_POSITIVE || p->relations[lit->relation].dynamic ||
 			!is_inequality(w, lit->relation) ||
-			rule->nbody + p->relations[lit->relation].arity > MAX_BODY)
+			Max(rule->nbody - 1, 2) + w->inequalities[lit->relation].most_filters > MAX_BODY)
 			continue;
 		/* is_inequality used position[]: the head's again */
 		distinct_variable_args(ts, rule->head, w->position, rule->nvariables);
