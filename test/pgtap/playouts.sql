@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(40);
+SELECT plan(43);
 
 \ir helpers.psql
 
@@ -195,6 +195,23 @@ SELECT is(pg_temp.perfts('playouts_chess4x4', 5) || ' ' || pg_temp.perfts('playo
           '6,21,112,547,3201 6,21,112,547,3201', 'its perft 1..5 on both');
 SELECT is(pg_temp.games_played('playouts_chess4x4_prover', 200), pg_temp.games_played('playouts_chess4x4', 200),
           '200 random games, the same on the prover and the network');
+
+-- chess.kif itself on a network: grounded by demand (src/gdl/demand.h)
+-- and through projections (unlike.h), 2.2 million rules within
+-- gametree.gdl_memory 4GB (at the 1GB default, the prover).  Its perft
+-- 1..4 is chess's published 20, 400, 8,902 and 197,281, and it plays the
+-- same 20 random games as chess.kif on the prover, move for move.
+SET LOCAL gametree.max_memory = '4GB';
+SET LOCAL gametree.gdl_memory = '4GB';
+SELECT pg_temp.load('playouts_chess_network', 'chess') AS loaded \gset
+RESET gametree.gdl_memory;
+RESET gametree.max_memory;
+SELECT pg_temp.load('playouts_chess_prover', 'chess') AS loaded \gset
+SELECT is((SELECT string_agg(engine, ' ' ORDER BY name) FROM gametree.gdl_games WHERE name LIKE 'playouts\_chess\_%'),
+          'network prover', 'chess.kif on a network at gametree.gdl_memory 4GB, on the prover at the default');
+SELECT is(pg_temp.perfts('playouts_chess_network', 4), '20,400,8902,197281', 'its perft 1..4 on the network: chess''s');
+SELECT is(pg_temp.games_played('playouts_chess_prover', 20), pg_temp.games_played('playouts_chess_network', 20),
+          'chess.kif: 20 random games, the same on the prover and the network');
 
 -- A rule that keeps a head value apart from a body value through a static
 -- inequality is grounded through projections on the network
