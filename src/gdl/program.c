@@ -600,29 +600,30 @@ program_file_rules(Program *p)
 	pfree(fill);
 }
 
-/* A term (name ?0 ... ?arity-1): stands for its relation. */
+/* The atom (name ?0 ... ?arity-1), or the symbol name: stands for its relation. */
 static TermId
-keyword_pattern(Program *p, SymbolId name, int arity)
+relation_pattern(Program *p, SymbolId name, int arity)
 {
-	TermId		args[2];
+	TermId	   *args;
+	TermId		pattern;
 
+	if (arity == 0)
+		return term_symbol(p->terms, name);
+	args = palloc(arity * sizeof(TermId));
 	for (int i = 0; i < arity; i++)
 		args[i] = term_variable(p->terms, i);
-	return term_function(p->terms, name, arity, args);
+	pattern = term_function(p->terms, name, arity, args);
+	pfree(args);
+	return pattern;
 }
 
 int
 program_add_relation(Program *p, SymbolId name, int arity, bool dynamic)
 {
-	TermId	   *args = palloc(Max(1, arity) * sizeof(TermId));
-	int			r;
+	int			r = relation_of(p, relation_pattern(p, name, arity));
 
-	for (int i = 0; i < arity; i++)
-		args[i] = term_variable(p->terms, i);
-	r = relation_of(p, arity == 0 ? term_symbol(p->terms, name) : term_function(p->terms, name, arity, args));
 	p->relations[r].dynamic = dynamic;
 	p->relations[r].component = Max(0, p->ncomponents - 1);
-	pfree(args);
 	return r;
 }
 
@@ -655,8 +656,7 @@ program_build(const char *game, const char *text)
 		const int	arities[] = {1, 1, 1, 1, 2, 2, 2, 0};
 
 		for (int i = 0; i < lengthof(names); i++)
-			(void) relation_of(p, arities[i] == 0 ? term_symbol(p->terms, names[i]) :
-							   keyword_pattern(p, names[i], arities[i]));
+			(void) relation_of(p, relation_pattern(p, names[i], arities[i]));
 	}
 	p->rel_role = program_relation(p, p->kw.role, 1);
 	p->rel_init = program_relation(p, p->kw.init, 1);
