@@ -8,6 +8,7 @@
 
 #include "gdl/demand.h"
 #include "gdl/ground.h"
+#include "gdl/implied.h"
 #include "gdl/split.h"
 #include "gdl/unlike.h"
 #include "miscadmin.h"
@@ -605,6 +606,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	if (network)
 	{
 		unlike_rewrite(p);
+		implied_facts_rewrite(p);
 		demand_rewrite(p);
 	}
 	g->program = p;

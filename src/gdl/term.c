@@ -322,6 +322,30 @@ term_copy(TermStore *to, const TermStore *from, TermId t)
 	return copy;
 }
 
+/* t with each variable v replaced by map[v] (see term.h). */
+TermId
+term_rename(TermStore *ts, TermId t, const TermId *map)
+{
+	const TermNode *n = term_node(ts, t);
+	SymbolId	name = n->name;
+	int			nargs = n->nargs;
+	TermId	   *args;
+	TermId		renamed;
+
+	if (n->ground)
+		return t;
+	if (n->kind == TERM_VARIABLE)
+		return map[name];
+	check_stack_depth();
+	/* the store may move as terms are added: nothing of it is held across */
+	args = palloc(nargs * sizeof(TermId));
+	for (int i = 0; i < nargs; i++)
+		args[i] = term_rename(ts, term_arg(ts, t, i), map);
+	renamed = term_function(ts, name, nargs, args);
+	pfree(args);
+	return renamed;
+}
+
 /* Marks in seen[] the variables of term t. */
 void
 term_mark_variables(const TermStore *ts, TermId t, bool *seen)

@@ -124,6 +124,11 @@ term_arity(const TermStore *ts, TermId t)
  */
 extern int	term_compare(const TermStore *ts, TermId a, TermId b);
 
+/*
+ * t with each variable v replaced by map[v] (a term of this store); the
+ * store may grow, so nothing of it is held across the call.
+ */
+extern TermId term_rename(TermStore *ts, TermId t, const TermId *map);
 /* Sets seen[v] for every variable v of t. */
 extern void term_mark_variables(const TermStore *ts, TermId t, bool *seen);
 /* A variable of t that bound[] does not mark, or -1. */

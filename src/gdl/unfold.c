@@ -59,30 +59,6 @@ unfoldable(const Program *p, const int *component_size, int r)
 	return distinct;
 }
 
-/* t with each variable v replaced by map[v]. */
-static TermId
-rename_term(TermStore *ts, TermId t, const TermId *map)
-{
-	const TermNode *n = term_node(ts, t);
-	SymbolId	name = n->name;
-	int			nargs = n->nargs;
-	TermId	   *args;
-	TermId		renamed;
-
-	if (n->ground)
-		return t;
-	if (n->kind == TERM_VARIABLE)
-		return map[name];
-	check_stack_depth();
-	/* the store may move as terms are added: nothing of it is held across */
-	args = palloc(nargs * sizeof(TermId));
-	for (int i = 0; i < nargs; i++)
-		args[i] = rename_term(ts, term_arg(ts, t, i), map);
-	renamed = term_function(ts, name, nargs, args);
-	pfree(args);
-	return renamed;
-}
-
 /*
  * Replaces body[i], a literal of unfoldable relation whose rule is unit,
  * by unit's body: unit's head variables become the literal's arguments,
@@ -108,9 +84,9 @@ splice(Program *p, Literal *body, int *n, int i, const Rule *unit, int *nvariabl
 		const Literal *from = &unit->body[k];
 
 		body[i + k] = *from;
-		body[i + k].atom = rename_term(ts, from->atom, map);
+		body[i + k].atom = term_rename(ts, from->atom, map);
 		if (from->kind == LIT_DISTINCT)
-			body[i + k].other = rename_term(ts, from->other, map);
+			body[i + k].other = term_rename(ts, from->other, map);
 	}
 	*n += unit->nbody - 1;
 	pfree(map);
