@@ -154,3 +154,40 @@ propnet_prune(Propnet *net)
 	pfree(number);
 	pfree(group_number);
 }
+
+bool *
+propnet_move_dependent(const Propnet *net)
+{
+	bool	   *moves = palloc0(Max(1, net->nnodes) * sizeof(bool));
+
+	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
+		moves[i] = true;
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		step = net->order[s];
+		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
+		int			last = step >= 0 ? 1 : net->group_start[-step];
+		bool		any = false;
+
+		for (int k = first; k < last; k++)
+		{
+			int32		node = step >= 0 ? step : net->group_nodes[k];
+
+			for (int l = net->literal_start[net->rule_start[node]]; l < net->literal_start[net->rule_start[node + 1]]; l++)
+				any |= moves[net->literals[l] >> 1];
+		}
+		for (int k = first; k < last; k++)
+			moves[step >= 0 ? step : net->group_nodes[k]] = any;
+	}
+	return moves;
+}
+
+bool *
+propnet_clock_facts(const Propnet *net, const bool *moves)
+{
+	bool	   *clock = palloc0(Max(1, net->nbase) * sizeof(bool));
+
+	for (int32 b = 0; b < net->nbase; b++)
+		clock[b] = net->base_next[b] >= 0 && !moves[net->base_next[b]];
+	return clock;
+}

@@ -564,3 +564,147 @@ propnet_factor_products(Propnet *net, Size memory)
 	}
 	return changed;
 }
+
+/*
+ * Fact pairs.  A pair of facts that many rules read together, both read
+ * alone by each, is one node: chess.kif's rules that block a check read
+ * (true (check ?player rook ?tx ?ty)) and (true (cell ?kx ?ky ?king)), a
+ * rule per blocking move for each checker and king square, so that the
+ * king's move reached thousands of rules that hold only in check.  Read
+ * through a node of the two, it reaches the node of each checker square;
+ * forward.c counts a node of facts alone as a guard, like a fact.
+ */
+
+/* A pair read by this many rules is a node of its own. */
+#define PAIR_READERS 16
+
+typedef struct PairSlot
+{
+	uint64		pair;			/* first literal << 32 | second; 0: empty (literals differ) */
+	int32		count;			/* rules that read it */
+	int32		node;			/* its node once made, or 0 (a fact, no pair's) */
+} PairSlot;
+
+static PairSlot *
+pair_slot(PairSlot *slots, int size, uint64 pair)
+{
+	for (uint32 i = murmurhash32((uint32) (pair ^ (pair >> 32))) & (size - 1);;
+		 i = (i + 1) & (size - 1))
+		if (slots[i].pair == pair || slots[i].pair == 0)
+			return &slots[i];
+}
+
+/* The facts rule r reads that no clock turns, sorted, into out: how many. */
+static int
+rule_facts(const Propnet *net, const bool *clock, int32 r, int32 *out)
+{
+	int			n = 0;
+
+	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+		if ((net->literals[l] >> 1) < net->nbase && !clock[net->literals[l] >> 1])
+			out[n++] = net->literals[l];
+	qsort(out, n, sizeof(int32), intsets_member_order);
+	return n;
+}
+
+bool
+propnet_factor_fact_pairs(Propnet *net, Size memory)
+{
+	bool	   *moves = propnet_move_dependent(net);
+	bool	   *clock = propnet_clock_facts(net, moves);
+	int32	   *facts = palloc(Max(1, net->nbase) * 2 * sizeof(int32));
+	int32	   *literals;
+	bool	   *consumed;
+	PairSlot   *slots;
+	AddedRules	added = {0};
+	int64		npairs = 0;
+	int			size = 64,
+				nnew = 0,
+				max_length = 1;
+
+	for (int r = 0; r < net->nrules; r++)
+	{
+		int			n = rule_facts(net, clock, r, facts);
+
+		npairs += (int64) n * (n - 1) / 2;
+		max_length = Max(max_length, net->literal_start[r + 1] - net->literal_start[r]);
+	}
+	while (size < 2 * npairs && size < (1 << 30))
+		size *= 2;
+	if (npairs == 0 || size < 2 * npairs ||
+		(Size) size * sizeof(PairSlot) + (Size) net->nrules * sizeof(bool) > memory)
+	{
+		pfree(moves);
+		pfree(clock);
+		pfree(facts);
+		return false;
+	}
+	slots = palloc_extended(size * sizeof(PairSlot), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int r = 0; r < net->nrules; r++)
+	{
+		int			n = rule_facts(net, clock, r, facts);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int a = 0; a < n; a++)
+			for (int b = a + 1; b < n && facts[a] != facts[b]; b++)
+			{
+				PairSlot   *s = pair_slot(slots, size, (uint64) facts[a] << 32 | (uint32) facts[b]);
+
+				s->pair = (uint64) facts[a] << 32 | (uint32) facts[b];
+				s->count++;
+			}
+	}
+
+	/* each rule reads its most read pair through the pair's node, when PAIR_READERS read it */
+	consumed = palloc_extended(Max(1, net->nrules) * sizeof(bool), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	literals = palloc(max_length * sizeof(int32));
+	for (int v = 0; v < net->nnodes; v++)
+		for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+		{
+			int			n = rule_facts(net, clock, r, facts),
+						m = 0;
+			PairSlot   *best = NULL;
+			int32		first,
+						second;
+
+			for (int a = 0; a < n; a++)
+				for (int b = a + 1; b < n && facts[a] != facts[b]; b++)
+				{
+					PairSlot   *s = pair_slot(slots, size, (uint64) facts[a] << 32 | (uint32) facts[b]);
+
+					if (s->count >= PAIR_READERS && (best == NULL || s->count > best->count))
+						best = s;
+				}
+			if (best == NULL)
+				continue;
+			first = (int32) (best->pair >> 32);
+			second = (int32) best->pair;
+			if (best->node == 0)
+			{
+				/* the pair's node and its rule, once */
+				best->node = net->nnodes + nnew++;
+				add_rule(&added, best->node, (int32[]) {first, second}, 2);
+			}
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				if (net->literals[l] != first && net->literals[l] != second)
+					literals[m++] = net->literals[l];
+			literals[m++] = best->node << 1;
+			add_rule(&added, v, literals, m);
+			consumed[r] = true;
+		}
+	if (nnew > 0)
+		rebuild(net, consumed, &added, nnew);
+	pfree(moves);
+	pfree(clock);
+	pfree(facts);
+	pfree(slots);
+	pfree(consumed);
+	pfree(literals);
+	if (added.nrules > 0)
+	{
+		pfree(added.head);
+		pfree(added.literal_start);
+		pfree(added.literals);
+	}
+	return nnew > 0;
+}

@@ -618,6 +618,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	for (int round = 0; round < 2 && propnet_factor_products(net, g->memory_limit / 4); round++)
 		;
 	propnet_fold_copies(net);
+	propnet_factor_fact_pairs(net, g->memory_limit / 4);
 	propnet_prune(net);
 	if (net->nrules >= RENUMBER_RULES)
 		number_by_readers(net);

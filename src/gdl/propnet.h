@@ -78,6 +78,13 @@ extern void propnet_factor_actions(Propnet *net);
 extern bool propnet_factor_products(Propnet *net, Size memory);
 
 /*
+ * Rules that read a pair of facts that many rules read read a node of the
+ * two instead (products.c); a step of propnet_build, skipped when it would
+ * take more than memory bytes.  False: no pair was.
+ */
+extern bool propnet_factor_fact_pairs(Propnet *net, Size memory);
+
+/*
  * Makes the readers of each node that copies another derived node (one
  * rule of one literal) read that one instead (copies.c); a step of
  * propnet_build, before pruning drops the copies left unread.
@@ -95,6 +102,19 @@ extern void propnet_fold_copies(Propnet *net);
  * depends on it (cone.c).
  */
 extern bool *propnet_cone(const Propnet *net, int outputs);
+
+/*
+ * Per node (palloc'd): whether the move can change it: the inputs, and the
+ * nodes with a literal of one (a cycle group as a whole), in cone.c.
+ */
+extern bool *propnet_move_dependent(const Propnet *net);
+
+/*
+ * Per base node (palloc'd): whether a clock turns it, its next node reading
+ * no action (control, a step counter): it flips with every move, whatever
+ * the move (moves[]: propnet_move_dependent's), in cone.c.
+ */
+extern bool *propnet_clock_facts(const Propnet *net, const bool *moves);
 
 /*
  * Drops the derived nodes and rules that no output depends on, numbering
