@@ -121,7 +121,7 @@ struct Forward
 	int32	   *derived;		/* the derived nodes each guarded rule reads */
 	int32	   *guarded_start;	/* per node + 1: its guarded rules */
 	int32	   *guard_start;	/* per node + 1, into guard_fan: a guard's (below) */
-	int32	   *guard_fan;		/* guarded rule << 1 | negated: those that read a fact */
+	int32	   *guard_fan;		/* guarded rule << 1 | negated: those that read a guard */
 	int32	   *need_changed;	/* nodes whose need crossed zero, to settle */
 	int			nneed_changed;
 	bool	   *need_queued;	/* per node: in need_changed */
@@ -879,7 +879,7 @@ find_guards(const Forward *f, const bool *live, const bool *clock)
 }
 
 /*
- * The guarded rules and the guard fan (each fact's guarded rules that
+ * The guarded rules and the guard fan (each guard's guarded rules that
  * read it), and the nodes always awake.  A fact that a clock turns, whose
  * next node reads no action (control, a step counter), guards nothing: it
  * flips with every move, and in chess.kif it is in every legal rule, so

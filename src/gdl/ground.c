@@ -708,17 +708,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	 * component: the relations filed by component first, so that each is
 	 * visited once, not once per component
 	 */
-	by_component = palloc_extended(Max(1, p->nrelations) * sizeof(int), MCXT_ALLOC_HUGE);
-	component_start = palloc_extended((p->ncomponents + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	for (int r = 0; r < p->nrelations; r++)
-		component_start[p->relations[r].component + 1]++;
-	for (int c = 0; c < p->ncomponents; c++)
-		component_start[c + 1] += component_start[c];
-	for (int r = 0; r < p->nrelations; r++)
-		by_component[component_start[p->relations[r].component]++] = r;
-	for (int c = p->ncomponents; c > 0; c--)
-		component_start[c] = component_start[c - 1];
-	component_start[0] = 0;
+	by_component = program_relations_by_component(p, &component_start);
 	for (int c = 0; c < p->ncomponents && !g->over_budget; c++)
 	{
 		CHECK_FOR_INTERRUPTS();

@@ -198,16 +198,8 @@ add_implied_facts(Program *p, Rule *rule)
 void
 implied_facts_rewrite(Program *p)
 {
-	int		   *order = palloc(Max(1, p->nrelations) * sizeof(int));
-	int		   *component_start = palloc0((p->ncomponents + 1) * sizeof(int));
+	int		   *order = program_relations_by_component(p, NULL);
 
-	/* the relations by component: counted, then filed */
-	for (int r = 0; r < p->nrelations; r++)
-		component_start[p->relations[r].component + 1]++;
-	for (int c = 0; c < p->ncomponents; c++)
-		component_start[c + 1] += component_start[c];
-	for (int r = 0; r < p->nrelations; r++)
-		order[component_start[p->relations[r].component]++] = r;
 	for (int k = 0; k < p->nrelations; k++)
 	{
 		const Relation *rel = &p->relations[order[k]];
@@ -219,5 +211,4 @@ implied_facts_rewrite(Program *p)
 			add_implied_facts(p, &p->rules[rel->rules[i]]);
 	}
 	pfree(order);
-	pfree(component_start);
 }

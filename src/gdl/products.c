@@ -603,7 +603,8 @@ rule_facts(const Propnet *net, const bool *clock, int32 r, int32 *out)
 	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
 		if ((net->literals[l] >> 1) < net->nbase && !clock[net->literals[l] >> 1])
 			out[n++] = net->literals[l];
-	qsort(out, n, sizeof(int32), intsets_member_order);
+	if (n > 1)
+		qsort(out, n, sizeof(int32), intsets_member_order);
 	return n;
 }
 

@@ -678,3 +678,26 @@ program_build(const char *game, const char *text)
 	check_gdl_restrictions(p);
 	return p;
 }
+
+int *
+program_relations_by_component(const Program *p, int **component_start)
+{
+	int		   *order = palloc_extended(Max(1, p->nrelations) * sizeof(int), MCXT_ALLOC_HUGE);
+	int		   *start = palloc_extended((p->ncomponents + 1) * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int r = 0; r < p->nrelations; r++)
+		start[p->relations[r].component + 1]++;
+	for (int c = 0; c < p->ncomponents; c++)
+		start[c + 1] += start[c];
+	for (int r = 0; r < p->nrelations; r++)
+		order[start[p->relations[r].component]++] = r;
+	/* each component's start again: filing moved it to the next one's */
+	for (int c = p->ncomponents; c > 0; c--)
+		start[c] = start[c - 1];
+	start[0] = 0;
+	if (component_start != NULL)
+		*component_start = start;
+	else
+		pfree(start);
+	return order;
+}

@@ -148,6 +148,13 @@ extern int	program_add_relation(Program *p, SymbolId name, int arity, bool dynam
 extern void program_add_rule(Program *p, const Rule *rule);
 extern void program_file_rules(Program *p);
 
+/*
+ * The relations filed by component, in evaluation order (palloc'd); when
+ * component_start is not NULL, it gets where each component's begin
+ * (palloc'd, ncomponents + 1 entries).
+ */
+extern int *program_relations_by_component(const Program *p, int **component_start);
+
 /* The relation of a name and arity, or -1. */
 extern int	program_relation(const Program *p, SymbolId name, int arity);
 

@@ -213,6 +213,25 @@ SELECT is(pg_temp.perfts('playouts_chess_network', 4), '20,400,8902,197281', 'it
 SELECT is(pg_temp.games_played('playouts_chess_prover', 20), pg_temp.games_played('playouts_chess_network', 20),
           'chess.kif: 20 random games, the same on the prover and the network');
 
+-- A test game of a rewrite of the network grounding, file.kif: on the
+-- network, and with a large relation on the prover, which reads the rules
+-- as written; perft 1..5 of both against its oracle's; 300 random games
+-- move for move.
+CREATE FUNCTION pg_temp.rewrite_checks(file text, kif text, perfts text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  network text := 'playouts_' || file;
+  prover text := 'playouts_' || file || '_prover';
+  engines text;
+BEGIN
+  SELECT pg_temp.load_on_prover(prover, kif, '(step ?p)') || ' ' || l.engine INTO engines
+    FROM gametree.load_game(network, kif) l;
+  RETURN NEXT is(engines, 'prover network', file || '.kif on the network, and with a large relation on the prover');
+  RETURN NEXT is(pg_temp.perfts(network, 5) || ' ' || pg_temp.perfts(prover, 5), perfts || ' ' || perfts,
+                 'its perft 1..5 on both: tools/gdl_' || file || '_perft.py''s');
+  RETURN NEXT is(pg_temp.games_played(prover, 300), pg_temp.games_played(network, 300),
+                 file || '.kif: 300 random games, the same on the prover and the network');
+END $$;
+
 -- A rule that keeps a head value apart from a body value through a static
 -- inequality is grounded through projections on the network
 -- (src/gdl/unlike.h): test/data/games/apart.kif reads chess.kif's
@@ -221,13 +240,7 @@ SELECT is(pg_temp.games_played('playouts_chess_prover', 20), pg_temp.games_playe
 -- written out by hand) on the network and on the prover, which reads the
 -- rules as written, and 300 random games move for move.
 \set kif `cat test/data/games/apart.kif`
-SELECT engine FROM gametree.load_game('playouts_apart', :'kif') \gset
-SELECT pg_temp.load_on_prover('playouts_apart_prover', :'kif', '(step ?p)') || ' ' || :'engine' AS engines \gset
-SELECT is(:'engines'::text, 'prover network', 'apart.kif on the network, and with a large relation on the prover');
-SELECT is(pg_temp.perfts('playouts_apart', 5) || ' ' || pg_temp.perfts('playouts_apart_prover', 5),
-          '8,65,520,4190,0 8,65,520,4190,0', 'its perft 1..5 on both: tools/gdl_apart_perft.py''s');
-SELECT is(pg_temp.games_played('playouts_apart_prover', 300), pg_temp.games_played('playouts_apart', 300),
-          'apart.kif: 300 random games, the same on the prover and the network');
+SELECT pg_temp.rewrite_checks('apart', :'kif', '8,65,520,4190,0');
 
 -- A fact that a literal implies is written beside it on the network, so
 -- that it guards the rule's other derived literals (src/gdl/implied.h):
@@ -238,13 +251,7 @@ SELECT is(pg_temp.games_played('playouts_apart_prover', 300), pg_temp.games_play
 -- rules as written (a fact taken from the first rule alone, not from all,
 -- made the network's 7,29,77,171,0), and 300 random games move for move.
 \set kif `cat test/data/games/implied.kif`
-SELECT engine FROM gametree.load_game('playouts_implied', :'kif') \gset
-SELECT pg_temp.load_on_prover('playouts_implied_prover', :'kif', '(step ?p)') || ' ' || :'engine' AS engines \gset
-SELECT is(:'engines'::text, 'prover network', 'implied.kif on the network, and with a large relation on the prover');
-SELECT is(pg_temp.perfts('playouts_implied', 5) || ' ' || pg_temp.perfts('playouts_implied_prover', 5),
-          '8,50,276,1427,0 8,50,276,1427,0', 'its perft 1..5 on both: tools/gdl_implied_perft.py''s');
-SELECT is(pg_temp.games_played('playouts_implied_prover', 300), pg_temp.games_played('playouts_implied', 300),
-          'implied.kif: 300 random games, the same on the prover and the network');
+SELECT pg_temp.rewrite_checks('implied', :'kif', '8,50,276,1427,0');
 
 -- Limits.
 SELECT ok((SELECT seconds >= 0.2 AND seconds < 1 AND playouts > 0 FROM gametree.playouts('chess', time_limit => '200 ms')),
