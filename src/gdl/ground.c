@@ -648,8 +648,8 @@ Grounding *
 ground_program(Program *p, Size memory_limit, bool network)
 {
 	Grounding  *g = palloc0(sizeof(Grounding));
-	const Rule **rules = palloc((p->nrules + 3) * sizeof(Rule *));
-	bool	   *in_component = palloc0(p->nrelations * sizeof(bool));
+	const Rule **rules;
+	bool	   *in_component;
 	const Rule **domain_rules = NULL;
 	bool	   *needed = NULL;
 	int		   *by_component;
@@ -657,12 +657,23 @@ ground_program(Program *p, Size memory_limit, bool network)
 	int			nrules;
 	Size		dense_memory = 0;
 
+	/* before the rewrites, which keep a rule within MAX_BODY literals and copy bodies into arrays of it */
+	for (int r = 0; r < p->nrules; r++)
+		if (p->rules[r].nbody > MAX_BODY)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("game \"%s\", line %d: a rule with more than %d literals",
+							p->game, p->sentences[p->rules[r].sentence].line, MAX_BODY),
+					 errhint("Write some of its literals as a relation of their own, which the rule reads.")));
 	if (network)
 	{
 		unlike_rewrite(p);
 		implied_facts_rewrite(p);
 		demand_rewrite(p);
 	}
+	/* sized after the rewrites, which add rules and relations */
+	rules = palloc_extended((p->nrules + 3) * sizeof(Rule *), MCXT_ALLOC_HUGE);
+	in_component = palloc0(Max(1, p->nrelations) * sizeof(bool));
 	g->program = p;
 	g->terms = p->terms;
 	g->tuples = palloc_extended(p->nrelations * sizeof(Tuples), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
@@ -696,12 +707,6 @@ ground_program(Program *p, Size memory_limit, bool network)
 		pfree(used);
 	}
 	g->computed = needed;
-	for (int r = 0; r < p->nrules; r++)
-		if (p->rules[r].nbody > MAX_BODY)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("game \"%s\", line %d: a rule with more than %d literals",
-							p->game, p->sentences[p->rules[r].sentence].line, MAX_BODY)));
 
 	/*
 	 * relations that do not depend on the state, exactly, component by

@@ -2,11 +2,12 @@
 -- and 8): many relations load in time linear in the text; a load that
 -- takes long stops at statement_timeout; grounding holds to
 -- gametree.gdl_memory; an initial state larger than a state may be (the
--- decoder's limit, 1024 facts) is refused at load; the prover's evaluation
+-- decoder's limit, 1024 facts) is refused at load, and so is a rule of
+-- more than 256 literals; the prover's evaluation
 -- that ends in an error leaves the game usable.  The texts are made in
 -- SQL and kept under 1 MB.  Games are named gdl_limits_...
 SET client_min_messages = warning;
-SELECT plan(13);
+SELECT plan(15);
 
 \ir helpers.psql
 
@@ -72,6 +73,20 @@ SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_bi
 SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_init_1025', pg_temp.init_kif(1025))),
           '54000: game "gdl_limits_init_1025": its initial state has 1025 facts, more than the 1024 a state may have',
           'and so is one of 1,025 facts');
+
+-- A rule of 256 literals loads; one of 257 is refused (54000) before the
+-- network's rewrites copy its body (each literal derived: the implied
+-- facts of src/gdl/implied.c are asked of it).
+CREATE FUNCTION pg_temp.long_rule_kif(n integer) RETURNS text LANGUAGE sql AS $$
+  SELECT '(role r) (init (p 1)) (<= (q ?x) (true (p ?x))) (<= (legal r go) '
+         || string_agg('(q 1)', ' ') || ') (next (p 1)) (<= terminal (true (p 2))) (goal r 100)'
+  FROM generate_series(1, n)
+$$;
+SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_rule_256', pg_temp.long_rule_kif(256))),
+          'ok', 'a rule of 256 literals loads');
+SELECT is(pg_temp.try(format('SELECT gametree.load_game(%L, %L)', 'gdl_limits_rule_257', pg_temp.long_rule_kif(257))),
+          '54000: game "gdl_limits_rule_257", line 1: a rule with more than 256 literals',
+          'one of 257 is refused at load (54000)');
 
 -- The prover (a relation of 30^3 atoms that terminal reads whole leaves
 -- the network too large for 1MB), on rules that ask ever deeper terms: the
