@@ -578,6 +578,9 @@ propnet_factor_products(Propnet *net, Size memory)
 /* A pair read by this many rules is a node of its own. */
 #define PAIR_READERS 16
 
+/* A rule of more facts than this pairs none: its pairs are quadratic in them. */
+#define PAIR_MOST_FACTS 64
+
 typedef struct PairSlot
 {
 	uint64		pair;			/* first literal << 32 | second; 0: empty (literals differ) */
@@ -594,26 +597,39 @@ pair_slot(PairSlot *slots, int size, uint64 pair)
 			return &slots[i];
 }
 
-/* The facts rule r reads that no clock turns, sorted, into out: how many. */
+/*
+ * The pairs of facts rule r reads that no clock turns, as keys (first
+ * literal << 32 | second, the first the smaller), into pairs (room for
+ * PAIR_MOST_FACTS of them two by two); facts is room for the rule's
+ * literals.  How many.
+ */
 static int
-rule_facts(const Propnet *net, const bool *clock, int32 r, int32 *out)
+rule_pairs(const Propnet *net, const bool *clock, int32 r, int32 *facts, uint64 *pairs)
 {
-	int			n = 0;
+	int			n = 0,
+				npairs = 0;
 
 	for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
 		if ((net->literals[l] >> 1) < net->nbase && !clock[net->literals[l] >> 1])
-			out[n++] = net->literals[l];
+			facts[n++] = net->literals[l];
+	if (n > PAIR_MOST_FACTS)
+		return 0;
 	if (n > 1)
-		qsort(out, n, sizeof(int32), intsets_member_order);
-	return n;
+		qsort(facts, n, sizeof(int32), intsets_member_order);
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			if (facts[a] != facts[b])
+				pairs[npairs++] = (uint64) facts[a] << 32 | (uint32) facts[b];
+	return npairs;
 }
 
-bool
+void
 propnet_factor_fact_pairs(Propnet *net, Size memory)
 {
 	bool	   *moves = propnet_move_dependent(net);
 	bool	   *clock = propnet_clock_facts(net, moves);
-	int32	   *facts = palloc(Max(1, net->nbase) * 2 * sizeof(int32));
+	int32	   *facts;
+	uint64	   *pairs;
 	int32	   *literals;
 	bool	   *consumed;
 	PairSlot   *slots;
@@ -624,36 +640,37 @@ propnet_factor_fact_pairs(Propnet *net, Size memory)
 				max_length = 1;
 
 	for (int r = 0; r < net->nrules; r++)
-	{
-		int			n = rule_facts(net, clock, r, facts);
-
-		npairs += (int64) n * (n - 1) / 2;
 		max_length = Max(max_length, net->literal_start[r + 1] - net->literal_start[r]);
-	}
+	facts = palloc(max_length * sizeof(int32));
+	pairs = palloc(PAIR_MOST_FACTS * (PAIR_MOST_FACTS - 1) / 2 * sizeof(uint64));
+	for (int r = 0; r < net->nrules; r++)
+		npairs += rule_pairs(net, clock, r, facts, pairs);
 	while (size < 2 * npairs && size < (1 << 30))
 		size *= 2;
+	/* the table, and the rules written anew (as many literals as the network at most) */
 	if (npairs == 0 || size < 2 * npairs ||
-		(Size) size * sizeof(PairSlot) + (Size) net->nrules * sizeof(bool) > memory)
+		(Size) size * sizeof(PairSlot) + (Size) net->nrules * (sizeof(bool) + 2 * sizeof(int32)) +
+		(Size) net->literal_start[net->nrules] * sizeof(int32) > memory)
 	{
 		pfree(moves);
 		pfree(clock);
 		pfree(facts);
-		return false;
+		pfree(pairs);
+		return;
 	}
 	slots = palloc_extended(size * sizeof(PairSlot), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int r = 0; r < net->nrules; r++)
 	{
-		int			n = rule_facts(net, clock, r, facts);
+		int			n = rule_pairs(net, clock, r, facts, pairs);
 
 		CHECK_FOR_INTERRUPTS();
-		for (int a = 0; a < n; a++)
-			for (int b = a + 1; b < n && facts[a] != facts[b]; b++)
-			{
-				PairSlot   *s = pair_slot(slots, size, (uint64) facts[a] << 32 | (uint32) facts[b]);
+		for (int k = 0; k < n; k++)
+		{
+			PairSlot   *s = pair_slot(slots, size, pairs[k]);
 
-				s->pair = (uint64) facts[a] << 32 | (uint32) facts[b];
-				s->count++;
-			}
+			s->pair = pairs[k];
+			s->count++;
+		}
 	}
 
 	/* each rule reads its most read pair through the pair's node, when PAIR_READERS read it */
@@ -662,20 +679,19 @@ propnet_factor_fact_pairs(Propnet *net, Size memory)
 	for (int v = 0; v < net->nnodes; v++)
 		for (int r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
 		{
-			int			n = rule_facts(net, clock, r, facts),
+			int			n = rule_pairs(net, clock, r, facts, pairs),
 						m = 0;
 			PairSlot   *best = NULL;
 			int32		first,
 						second;
 
-			for (int a = 0; a < n; a++)
-				for (int b = a + 1; b < n && facts[a] != facts[b]; b++)
-				{
-					PairSlot   *s = pair_slot(slots, size, (uint64) facts[a] << 32 | (uint32) facts[b]);
+			for (int k = 0; k < n; k++)
+			{
+				PairSlot   *s = pair_slot(slots, size, pairs[k]);
 
-					if (s->count >= PAIR_READERS && (best == NULL || s->count > best->count))
-						best = s;
-				}
+				if (s->count >= PAIR_READERS && (best == NULL || s->count > best->count))
+					best = s;
+			}
 			if (best == NULL)
 				continue;
 			first = (int32) (best->pair >> 32);
@@ -698,6 +714,7 @@ propnet_factor_fact_pairs(Propnet *net, Size memory)
 	pfree(moves);
 	pfree(clock);
 	pfree(facts);
+	pfree(pairs);
 	pfree(slots);
 	pfree(consumed);
 	pfree(literals);
@@ -707,5 +724,4 @@ propnet_factor_fact_pairs(Propnet *net, Size memory)
 		pfree(added.literal_start);
 		pfree(added.literals);
 	}
-	return nnew > 0;
 }

@@ -80,9 +80,9 @@ extern bool propnet_factor_products(Propnet *net, Size memory);
 /*
  * Rules that read a pair of facts that many rules read read a node of the
  * two instead (products.c); a step of propnet_build, skipped when it would
- * take more than memory bytes.  False: no pair was.
+ * take more than memory bytes.
  */
-extern bool propnet_factor_fact_pairs(Propnet *net, Size memory);
+extern void propnet_factor_fact_pairs(Propnet *net, Size memory);
 
 /*
  * Makes the readers of each node that copies another derived node (one
