@@ -16,7 +16,8 @@ def moves(state):
     at, lamps, _ = state
     found = [('toggle', c) for c in range(1, CELLS + 1)]
     for d in (at - 1, at + 1):
-        if 1 <= d and d + RUN - 1 <= CELLS and all(c in lamps for c in range(d, d + RUN)):
+        dim = d >= 2 and d - 1 not in lamps
+        if dim and d + RUN - 1 <= CELLS and all(c in lamps for c in range(d, d + RUN)):
             found.append(('move', d))
     return found
 

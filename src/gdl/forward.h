@@ -23,8 +23,11 @@
  * value from its counters, its change carried forward then.  chess.kif
  * asks whether each square is attacked when each of its pieces moves
  * away, and one square holds its king: three quarters of its network
- * sleep.  The facts are watched for this only when at most half of the
- * network is awake in the initial state; elsewhere every node stays awake.
+ * sleep.  A rule needs its costly derived literals one after another,
+ * cheapest first, each once those before it hold: the king safety of a
+ * capture only when the capture could be made.  The facts are watched for
+ * this only when at most half of the network is awake in the initial
+ * state; elsewhere every node stays awake.
  */
 #ifndef GAMETREE_GDL_FORWARD_H
 #define GAMETREE_GDL_FORWARD_H
