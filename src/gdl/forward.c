@@ -129,6 +129,15 @@ struct Forward
 	int32	   *need_changed;	/* nodes whose need crossed zero, to settle */
 	int			nneed_changed;
 	bool	   *need_queued;	/* per node: in need_changed */
+	/*
+	 * Nodes whose need fell to zero in this propagation, put to sleep at
+	 * its end if nothing needs them by then: chess.kif's threats to a
+	 * square released by one flip and asked again by the next of the
+	 * same move were 14 of its 103 needs crossing zero a move.
+	 */
+	int32	   *drowsy;
+	int			ndrowsy;
+	bool	   *drowsy_queued;	/* per node: in drowsy */
 	bool	   *permanent;		/* per node: read by an output, a cycle group or the goals */
 	int32		first_derived;	/* nbase + ninputs */
 	bool		dormancy;		/* nodes sleep: facts guard rules */
@@ -337,7 +346,20 @@ recompute_group(Forward *f, int group)
 	pfree(was);
 }
 
-/* Adds delta to node's need; a crossing of zero is queued, and a node woken refreshed. */
+static void
+queue_need_change(Forward *f, int32 node)
+{
+	if (!f->need_queued[node])
+	{
+		f->need_queued[node] = true;
+		f->need_changed[f->nneed_changed++] = node;
+	}
+}
+
+/*
+ * Adds delta to node's need; a node woken is refreshed and its crossing
+ * queued, a node no longer needed is drowsy.
+ */
 static void
 add_need(Forward *f, int32 node, int delta)
 {
@@ -347,19 +369,22 @@ add_need(Forward *f, int32 node, int delta)
 	if (was == (f->need[node] > 0))
 		return;
 	if (was)
-		f->fresh[node] = false;
-	else
 	{
-		/* refreshed once the flips pushed after it, its inputs' refreshes among them, are carried */
-		if (unlikely(f->top == f->stack_size))
-			grow_stack(f);
-		f->stack[f->top++] = -(node + 1);
+		if (!f->drowsy_queued[node])
+		{
+			f->drowsy_queued[node] = true;
+			f->drowsy[f->ndrowsy++] = node;
+		}
+		return;
 	}
-	if (!f->need_queued[node])
-	{
-		f->need_queued[node] = true;
-		f->need_changed[f->nneed_changed++] = node;
-	}
+	/* needed again before it fell asleep: it is as it was */
+	if (f->fresh[node])
+		return;
+	/* refreshed once the flips pushed after it, its inputs' refreshes among them, are carried */
+	if (unlikely(f->top == f->stack_size))
+		grow_stack(f);
+	f->stack[f->top++] = -(node + 1);
+	queue_need_change(f, node);
 }
 
 /*
@@ -424,6 +449,26 @@ settle_need(Forward *f)
 		for (int32 g = f->guarded_start[node]; g < f->guarded_start[node + 1]; g++)
 			if (f->guard_unmet[g] == 0)
 				set_needed(f, g, awake ? needed_prefix(f, g) : 0);
+	}
+}
+
+/*
+ * The drowsy nodes still not needed fall asleep, and release what they
+ * needed, which may fall asleep in turn: no flip is made.
+ */
+static void
+fall_asleep(Forward *f)
+{
+	while (f->ndrowsy > 0)
+	{
+		int32		node = f->drowsy[--f->ndrowsy];
+
+		f->drowsy_queued[node] = false;
+		if (f->need[node] > 0)
+			continue;
+		f->fresh[node] = false;
+		queue_need_change(f, node);
+		settle_need(f);
 	}
 }
 
@@ -581,7 +626,10 @@ static void
 propagate(Forward *f)
 {
 	if (f->dormancy)
+	{
 		carry_with_dormancy(f);
+		fall_asleep(f);
+	}
 	else
 		carry_all_awake(f);
 }
@@ -606,8 +654,10 @@ reset_need(Forward *f)
 		f->need[v] = f->permanent[v] ? PERMANENT_NEED : 0;
 		f->contributing[v] = false;
 		f->need_queued[v] = false;
+		f->drowsy_queued[v] = false;
 	}
 	f->nneed_changed = 0;
+	f->ndrowsy = 0;
 	for (int s = net->norder - 1; s >= 0; s--)
 	{
 		int32		step = net->order[s];
@@ -1140,6 +1190,8 @@ build_guards(Forward *f, const bool *live, const bool *goal, const bool *moves)
 	f->contributing = palloc_extended(Max(1, net->nnodes) * sizeof(bool), MCXT_ALLOC_HUGE);
 	f->need_queued = palloc_extended(Max(1, net->nnodes) * sizeof(bool), MCXT_ALLOC_HUGE);
 	f->need_changed = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->drowsy = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	f->drowsy_queued = palloc_extended(Max(1, net->nnodes) * sizeof(bool), MCXT_ALLOC_HUGE);
 }
 
 /*
@@ -1195,12 +1247,12 @@ forward_fits(const Propnet *net, Size room)
 	 * a guarded rule's guard_unmet, needed, eager, head and derived_start; per
 	 * literal: a fan entry, a guard fan entry, a derived entry and a prefix
 	 * fan entry at most; per node: its value, fresh, contributing,
-	 * need_queued and permanent, ten arrays of int32 and room for two flips
-	 * on the stack
+	 * need_queued, drowsy_queued and permanent, eleven arrays of int32 and
+	 * room for two flips on the stack
 	 */
 	Size		need = (Size) net->nrules * (6 * sizeof(int32) + 4 * sizeof(int16)) +
 		(Size) net->literal_start[net->nrules] * 4 * sizeof(int32) +
-		(Size) net->nnodes * (5 + 10 * sizeof(int32) + 2 * sizeof(int32));
+		(Size) net->nnodes * (6 + 11 * sizeof(int32) + 2 * sizeof(int32));
 
 	/* a fan entry names its rule in the bits above FAN_SHIFT; unmet counts in 16 bits */
 	if (net->nrules >= (1 << (31 - FAN_SHIFT)) || need > room)
