@@ -149,11 +149,12 @@ struct Forward
  * is needed only once the cheaper literals of its rule hold; cheaper ones
  * are needed whenever the rule's facts hold, their waking and sleeping as
  * the literals before them flip dearer than keeping them awake.  chess.kif's
- * king-safety cones cost 2^11 to 2^15, the rest of its network and all of
- * chess4x4.kif's less than 2^11 but for a thousand; random playouts of 300
- * games of chess.kif took 2.25-2.33 s against 2.83-2.86 s with no literal
- * needed in order, and 2.22-2.37 s from 256 on, where chess4x4.kif's 3,000
- * games took 2.45-2.49 s against 2.17-2.23 s (2.64-2.75 s from 0).
+ * king-safety cones cost 2^11 to 2^15, the rest of its network less;
+ * chess4x4.kif's all cost less, a thousand of them 256 or more.  Random
+ * playouts of 300 games of chess.kif took 2.25-2.33 s against 2.83-2.86 s
+ * with no literal needed in order, and 2.22-2.37 s from 256 on, where
+ * chess4x4.kif's 3,000 games took 2.45-2.49 s against 2.17-2.23 s
+ * (2.64-2.75 s from 0).
  */
 #define PREFIX_COST 2048
 
@@ -387,6 +388,13 @@ add_need(Forward *f, int32 node, int delta)
 	queue_need_change(f, node);
 }
 
+/* Whether guarded rule g has a costly derived literal, needed in order. */
+static inline bool
+needs_in_order(const Forward *f, int32 g)
+{
+	return f->eager[g] < f->derived_start[g + 1] - f->derived_start[g];
+}
+
 /*
  * How many derived literals guarded rule g needs, its facts holding and
  * its head needed, cheapest first: the cheap ones (eager), and the costly
@@ -399,12 +407,6 @@ add_need(Forward *f, int32 node, int delta)
  * that a newly needed node gets flips it, and the flip asks again
  * (prefix_flip).
  */
-static inline bool
-needs_in_order(const Forward *f, int32 g)
-{
-	return f->eager[g] < f->derived_start[g + 1] - f->derived_start[g];
-}
-
 static int
 needed_prefix(const Forward *f, int32 g)
 {
@@ -1049,7 +1051,11 @@ order_derived_by_cost(Forward *f, const bool *live)
 	pfree(cost);
 }
 
-/* prefix_start and prefix_fan: the guarded rules whose need ends at a node's value, per node. */
+/*
+ * prefix_start and prefix_fan: per node, the guarded rules needing in
+ * order that read it before their last derived literal, whose need may
+ * end at its value.
+ */
 static void
 build_prefix_fan(Forward *f)
 {
@@ -1059,7 +1065,7 @@ build_prefix_fan(Forward *f)
 
 	f->prefix_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int32 g = 0; g < nguarded; g++)
-		for (int32 d = f->derived_start[g]; d < f->derived_start[g + 1] - 1 && needs_in_order(f, g); d++)
+		for (int32 d = f->derived_start[g]; needs_in_order(f, g) && d < f->derived_start[g + 1] - 1; d++)
 			f->prefix_start[(f->derived[d] >> 1) + 1]++;
 	for (int32 v = 0; v < net->nnodes; v++)
 		f->prefix_start[v + 1] += f->prefix_start[v];
@@ -1067,7 +1073,7 @@ build_prefix_fan(Forward *f)
 	fill = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
 	memcpy(fill, f->prefix_start, net->nnodes * sizeof(int32));
 	for (int32 g = 0; g < nguarded; g++)
-		for (int32 d = f->derived_start[g]; d < f->derived_start[g + 1] - 1 && needs_in_order(f, g); d++)
+		for (int32 d = f->derived_start[g]; needs_in_order(f, g) && d < f->derived_start[g + 1] - 1; d++)
 			f->prefix_fan[fill[f->derived[d] >> 1]++] = g;
 	pfree(fill);
 }
