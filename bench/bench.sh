@@ -13,6 +13,13 @@ bench_seconds() {
 	gt_psql -d "$db" -qAt -c '\timing on' -c "$sql" | awk '/^Time:/ { printf "%.6f\n", $2 / 1000 }'
 }
 
+# The statements that load a GDL game at BENCH_GDL_MEMORY (its
+# gametree.gdl_memory and max_memory) when that is set; nothing otherwise.
+bench_gdl_load_settings() {
+	[ -z "${BENCH_GDL_MEMORY:-}" ] ||
+		echo "SET gametree.max_memory = '$BENCH_GDL_MEMORY'; SET gametree.gdl_memory = '$BENCH_GDL_MEMORY';"
+}
+
 # The median of the numbers on standard input, one a line.
 bench_median_of() {
 	sort -g | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'

@@ -13,6 +13,13 @@
 #   bash bench/gdl_network.sh 2c59b3a                      # about 8 minutes
 #   bash bench/gdl_network.sh 2c59b3a checkers chess4x4    # some files only
 #   BENCH_ROUNDS=3 BENCH_SECONDS=4 bash bench/gdl_network.sh <commit>
+#   BENCH_GDL_MEMORY=4GB bash bench/gdl_network.sh <commit> chess   # chess.kif's network
+#
+# BENCH_GDL_MEMORY, when set, is the gametree.gdl_memory (and max_memory)
+# the files are loaded with, as in gdl_speed.sh: at the 1GB default
+# chess.kif is on the prover, and left out.  (Set through PGOPTIONS
+# instead, it would reach the server the script starts, and every dblink
+# connection of the tests run after it.)
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_ROUNDS=${BENCH_ROUNDS:-2}
 BENCH_SECONDS=${BENCH_SECONDS:-3}
@@ -45,7 +52,7 @@ measure() {
 	gt_fresh_database "$db"
 	for file in "${files[@]}"; do
 		loaded=$(gt_psql -d "$db" -qAt -v game="${file}_kif" -v kif="$(cat "$(kif_of "$file")")" \
-			<<<"SELECT engine || ' ' || rules FROM gametree.load_game(:'game', :'kif');")
+			<<<"$(bench_gdl_load_settings) SELECT engine || ' ' || rules FROM gametree.load_game(:'game', :'kif');")
 		[ "${loaded%% *}" = network ] || { echo "$file: on the ${loaded%% *}, not a network" >&2; continue; }
 		for _ in $(seq "$BENCH_RUNS"); do
 			gt_psql -d "$db" -qAt -v game="${file}_kif" \

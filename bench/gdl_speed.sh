@@ -21,10 +21,6 @@
 source "$(dirname "$0")/bench.sh"
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_SECONDS=${BENCH_SECONDS:-3}
-BENCH_GDL_MEMORY=${BENCH_GDL_MEMORY:-}
-load_settings=
-[ -z "$BENCH_GDL_MEMORY" ] ||
-	load_settings="SET gametree.max_memory = '$BENCH_GDL_MEMORY'; SET gametree.gdl_memory = '$BENCH_GDL_MEMORY';"
 gt_setup
 gt_fresh_database gametree_bench
 cd "$GT_ROOT"
@@ -68,7 +64,7 @@ echo "$GAMES" | while read -r file depth native published whose; do
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$file"; then continue; fi
 	game="${file}_kif"
 	engine=$(gt_psql -d gametree_bench -qAt -v game="$game" -v kif="$(cat "test/data/gdl/$file.kif")" \
-		<<<"$load_settings SELECT engine FROM gametree.load_game(:'game', :'kif');")
+		<<<"$(bench_gdl_load_settings) SELECT engine FROM gametree.load_game(:'game', :'kif');")
 	read -r leaves perft_s <<<"$(bench_perft_median gametree_bench "$game" "$depth")"
 	rate=$(playout_rate "$game")
 	nat_l=- nat_p=- ratio=- vs=-
