@@ -3,7 +3,7 @@
 written out by hand, independently of gametree's network and prover: the
 figures test/pgtap/playouts.sql checks.
 
-    python3 tools/gdl_lamps_perft.py 4    # perft 1..4
+    python3 tools/gdl_lamps_perft.py 5    # perft 1..5, as playouts.sql checks
 """
 import sys
 
@@ -39,5 +39,5 @@ def perft(state, depth):
 
 if __name__ == '__main__':
     initial = (1, frozenset(range(2, 2 + RUN)), 0)
-    depth = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    depth = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     print(','.join(str(perft(initial, d)) for d in range(1, depth + 1)))
