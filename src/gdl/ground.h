@@ -37,6 +37,13 @@ typedef struct Grounding
 	Tuples		parts;
 	int8	   *part_holds;		/* a PartHolds per atom of parts */
 	int			part_holds_room;
+	/*
+	 * network: per term, whether a ground rule made reads it, or an output
+	 * is it (instantiate: a rule's ground rules whose head nothing reads
+	 * are not made)
+	 */
+	bool	   *read;
+	int			read_room;
 	Size		memory_limit;	/* bytes */
 	MemoryContext cxt;
 	bool		network;		/* all relations and ground rules, not domains alone */
