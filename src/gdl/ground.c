@@ -194,7 +194,7 @@ emit_solution(Join *j)
 	GroundJoin *gj = j->context;
 	Grounding  *g = gj->g;
 	const Rule *rule = j->rule;
-	TermId		head;
+	TermId		head = NO_TERM;
 	int32		literals[MAX_BODY];
 	int			n = 0;
 
@@ -203,20 +203,26 @@ emit_solution(Join *j)
 		gj->made++;
 		return;
 	}
+	if (gj->read_heads_only)
+	{
+		/* a head that is read is a term already: looked up, never made */
+		head = join_substitute(j, rule->head, false);
+		if (head == NO_TERM || !is_read(g, head))
+		{
+			/* counted all the same: the choice to split a rule is made on its solutions */
+			gj->made++;
+			return;
+		}
+	}
 	check_memory(g, term_store_growth(g->terms));
 	if (g->over_budget)
 		return;
-	head = join_substitute(j, rule->head, true);
+	if (head == NO_TERM)
+		head = join_substitute(j, rule->head, true);
 	if (!gj->instantiate)
 	{
 		if (tuples_add(g, rule->relation, head))
 			gj->changed = true;
-		return;
-	}
-	/* counted all the same: the choice to split a rule is made on its solutions */
-	if (gj->read_heads_only && !is_read(g, head))
-	{
-		gj->made++;
 		return;
 	}
 	/* static literals hold (they were joined exactly); so do negations of atoms that never hold */
