@@ -552,25 +552,14 @@ output_relations(const Program *p, int *outputs)
 	outputs[3] = p->rel_terminal;
 }
 
-/* Whether rule reads a relation of its head's component (recursion). */
-static bool
-recursive(const Program *p, const Rule *rule)
-{
-	for (int k = 0; k < rule->nbody; k++)
-		if (rule->body[k].relation >= 0 &&
-			p->relations[rule->body[k].relation].component == p->relations[rule->relation].component)
-			return true;
-	return false;
-}
-
 /*
  * The ground rules: every rule of a state-dependent relation instantiated
  * (rules[], nrules of them), but for the solutions whose head no output
  * depends on.  A relation's readers come after it in the components'
  * order: taken from the last component back, a head is read when a
  * ground rule made before reads it, or an output (legal, next, goal,
- * terminal) is it.  A component whose rules read one another is made
- * whole, its heads all read.  chess.kif: 6.3 of 8.8 million ground rules
+ * terminal) is it.  A component that a rule of its own reads (recursion),
+ * or a rule of a component before it, is made whole, its heads all read.  chess.kif: 6.3 of 8.8 million ground rules
  * made, those its network keeps among them (its prune dropped the rest):
  * the threats along lines that ignore a square given by any coordinate,
  * a file or a rank, are asked of squares alone.
@@ -588,13 +577,20 @@ instantiate_read(Grounding *g, const Rule **rules, int nrules)
 	for (int k = 0; k < NOUTPUTS; k++)
 		for (int i = 0; i < g->tuples[outputs[k]].n; i++)
 			mark_read(g, g->tuples[outputs[k]].atoms[i]);
-	/* the rules from the last component to the first, each component's in their order */
+	/*
+	 * the rules from the last component to the first, each component's in
+	 * their order; a component read by a rule of its own or of one before
+	 * it (a relation that a rewrite added files in the last, demand.h)
+	 * made whole
+	 */
 	for (int i = 0; i < nrules; i++)
 	{
 		int			c = p->relations[rules[i]->relation].component;
 
 		start[p->ncomponents - c]++;
-		whole[c] |= recursive(p, rules[i]);
+		for (int k = 0; k < rules[i]->nbody; k++)
+			if (rules[i]->body[k].relation >= 0 && p->relations[rules[i]->body[k].relation].component >= c)
+				whole[p->relations[rules[i]->body[k].relation].component] = true;
 	}
 	for (int c = 0; c < p->ncomponents; c++)
 		start[c + 1] += start[c];
