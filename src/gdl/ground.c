@@ -559,10 +559,11 @@ output_relations(const Program *p, int *outputs)
  * order: taken from the last component back, a head is read when a
  * ground rule made before reads it, or an output (legal, next, goal,
  * terminal) is it.  A component that a rule of its own reads (recursion),
- * or a rule of a component before it, is made whole, its heads all read.  chess.kif: 6.3 of 8.8 million ground rules
- * made, those its network keeps among them (its prune dropped the rest):
- * the threats along lines that ignore a square given by any coordinate,
- * a file or a rank, are asked of squares alone.
+ * or a rule of a component before it, is made whole, its heads all read.
+ * chess.kif: 6.3 of 8.8 million ground rules made, those its network
+ * keeps among them (its prune dropped the rest): the threats along lines
+ * that ignore a square given by any coordinate, a file or a rank, are
+ * asked of squares alone.
  */
 static void
 instantiate_read(Grounding *g, const Rule **rules, int nrules)
@@ -580,8 +581,8 @@ instantiate_read(Grounding *g, const Rule **rules, int nrules)
 	/*
 	 * the rules from the last component to the first, each component's in
 	 * their order; a component read by a rule of its own or of one before
-	 * it (a relation that a rewrite added files in the last, demand.h)
-	 * made whole
+	 * it (a relation that a rewrite added is filed in the last, whatever
+	 * reads it: program_add_relation) made whole
 	 */
 	for (int i = 0; i < nrules; i++)
 	{
