@@ -560,6 +560,8 @@ output_relations(const Program *p, int *outputs)
  * ground rule made before reads it, or an output (legal, next, goal,
  * terminal) is it.  A component that a rule of its own reads (recursion),
  * or a rule of a component before it, is made whole, its heads all read.
+ * The marks of a rule's ground rules taken back to split it (instantiate)
+ * stay: a head they read is made, and the network's prune drops it.
  * chess.kif: 6.3 of 8.8 million ground rules made, those its network
  * keeps among them (its prune dropped the rest): the threats along lines
  * that ignore a square given by any coordinate, a file or a rank, are
