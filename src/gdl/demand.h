@@ -11,7 +11,11 @@
  * ?y ?ignorex ?ignorey) is read only with its ignored square a square of
  * the board: 524,288 atoms, where 8.4 million can hold over every
  * coordinate (files and ranks alike), and its network grounds in 33 s
- * (at gametree.gdl_memory 8GB) where it did not fit in 20GB.
+ * (at gametree.gdl_memory 8GB) where it did not fit in 20GB.  The
+ * positions that the readers bind only through true and does are asked
+ * one at a time: its threats along lines with an ignored square, bound by
+ * the square a move leaves, are asked of the 64 squares, not of 256 pairs
+ * of coordinates.
  *
  * The asked relations are only a filter of the grounding: a ground rule
  * never reads one (ground.c leaves them out), and the game is unchanged.
@@ -23,7 +27,8 @@
 
 /*
  * Adds the asked relations and their rules to p (Relation.asked), and the
- * asked literal first in the body of each rule of a relation that has one.
+ * asked literals first in the body of each rule of a relation that has
+ * them.
  */
 extern void demand_rewrite(Program *p);
 
