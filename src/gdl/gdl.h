@@ -34,10 +34,14 @@ gdl_engine_name(bool prover)
 
 /*
  * The share of gametree.gdl_memory that grounding a game's network may
- * take when the engine is chosen (a quarter: chineseCheckers6.kif's
- * network grounds in about 150 MB of the 1 GB default).
+ * take when the engine is chosen: half, since the network's build holds
+ * at most about half as much again (propnet.c frees the ground rules
+ * once laid out) and its evaluation the rest: chess.kif's grounding
+ * holds 374 MB, its build at most 541 MB, and its network runs at the
+ * 1 GB default.  A quarter until the build's peak was 2.2 times the
+ * grounding's (chineseCheckers6.kif's network grounds in about 150 MB).
  */
-#define GDL_NETWORK_SHARE 4
+#define GDL_NETWORK_SHARE 2
 
 /* How a game is evaluated. */
 typedef enum GdlEngine

@@ -139,6 +139,19 @@ add_ground_rule(Grounding *g, TermId head, const int32 *literals, int n)
 		mark_read(g, literals[i] >> 1);
 }
 
+void
+ground_release_rules(Grounding *g)
+{
+	if (g->rules != NULL)
+		pfree(g->rules);
+	if (g->literals != NULL)
+		pfree(g->literals);
+	g->rules = NULL;
+	g->literals = NULL;
+	g->nrules = g->rule_room = 0;
+	g->nliterals = g->literal_room = 0;
+}
+
 /* What a join of the grounding works with. */
 typedef struct GroundJoin
 {

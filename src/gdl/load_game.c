@@ -461,7 +461,7 @@ gdl_init(void)
 {
 	gt_define_memory_setting(&gdl_memory, 1024, MAX_KILOBYTES,
 							 "Most memory compiling one GDL game may use; at most gametree.max_memory.",
-							 "A quarter of it bounds the grounding of a game's network; a game whose "
+							 "Half of it bounds the grounding of a game's network; a game whose "
 							 "network needs more is evaluated by the prover, whose queries of one state "
 							 "this also bounds, and a quarter of it the ground queries the prover keeps "
 							 "compiled across states.");

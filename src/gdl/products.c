@@ -597,6 +597,20 @@ pair_slot(PairSlot *slots, int size, uint64 pair)
 			return &slots[i];
 }
 
+/* The table of pairs twice as large (*size doubled), its pairs placed again; the old one freed. */
+static PairSlot *
+grow_pairs(PairSlot *slots, int *size)
+{
+	PairSlot   *grown = palloc_extended((Size) 2 * *size * sizeof(PairSlot), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int i = 0; i < *size; i++)
+		if (slots[i].pair != 0)
+			*pair_slot(grown, 2 * *size, slots[i].pair) = slots[i];
+	pfree(slots);
+	*size *= 2;
+	return grown;
+}
+
 /*
  * The pairs of facts rule r reads that no clock turns, as keys (first
  * literal << 32 | second, the first the smaller), into pairs (room for
@@ -639,38 +653,53 @@ propnet_factor_fact_pairs(Propnet *net, Size memory)
 				nnew = 0,
 				max_length = 1;
 
+	/* the rules written anew: as many literals as the network at most */
+	Size		rewritten = (Size) net->nrules * (sizeof(bool) + 2 * sizeof(int32)) +
+		(Size) net->literal_start[net->nrules] * sizeof(int32);
+
 	for (int r = 0; r < net->nrules; r++)
 		max_length = Max(max_length, net->literal_start[r + 1] - net->literal_start[r]);
 	facts = palloc(max_length * sizeof(int32));
 	pairs = palloc(PAIR_MOST_FACTS * (PAIR_MOST_FACTS - 1) / 2 * sizeof(uint64));
-	for (int r = 0; r < net->nrules; r++)
-		npairs += rule_pairs(net, clock, r, facts, pairs);
-	while (size < 2 * npairs && size < (1 << 30))
-		size *= 2;
-	/* the table, and the rules written anew (as many literals as the network at most) */
-	if (npairs == 0 || size < 2 * npairs ||
-		(Size) size * sizeof(PairSlot) + (Size) net->nrules * (sizeof(bool) + 2 * sizeof(int32)) +
-		(Size) net->literal_start[net->nrules] * sizeof(int32) > memory)
+	slots = palloc0(size * sizeof(PairSlot));
+	for (int r = 0; r < net->nrules && slots != NULL; r++)
+	{
+		int			n = rule_pairs(net, clock, r, facts, pairs);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int k = 0; k < n && slots != NULL; k++)
+		{
+			PairSlot   *s = pair_slot(slots, size, pairs[k]);
+
+			if (s->pair == 0 && 2 * ++npairs > size)
+			{
+				/*
+				 * sized by the distinct pairs, not by the rules' (chess.kif:
+				 * a table for every pair each rule reads did not fit in the
+				 * quarter of a grounding of 1GB, and its network made none)
+				 */
+				if (size >= (1 << 29) || (Size) 2 * size * sizeof(PairSlot) + rewritten > memory)
+				{
+					pfree(slots);
+					slots = NULL;
+					break;
+				}
+				slots = grow_pairs(slots, &size);
+				s = pair_slot(slots, size, pairs[k]);
+			}
+			s->pair = pairs[k];
+			s->count++;
+		}
+	}
+	if (npairs == 0 || slots == NULL)
 	{
 		pfree(moves);
 		pfree(clock);
 		pfree(facts);
 		pfree(pairs);
+		if (slots != NULL)
+			pfree(slots);
 		return;
-	}
-	slots = palloc_extended(size * sizeof(PairSlot), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	for (int r = 0; r < net->nrules; r++)
-	{
-		int			n = rule_pairs(net, clock, r, facts, pairs);
-
-		CHECK_FOR_INTERRUPTS();
-		for (int k = 0; k < n; k++)
-		{
-			PairSlot   *s = pair_slot(slots, size, pairs[k]);
-
-			s->pair = pairs[k];
-			s->count++;
-		}
 	}
 
 	/* each rule reads its most read pair through the pair's node, when PAIR_READERS read it */

@@ -282,9 +282,15 @@ number_nodes(Builder *b, const TermId *facts, const TermId *roles, int nroles)
 	Propnet    *net = b->net;
 	const Tuples *base = &g->tuples[p->rel_true];
 	const Tuples *inputs = &g->tuples[p->rel_does];
+	/*
+	 * distinct heads, at most one per ground rule and one per term of the
+	 * store (chess.kif: 6.2 million ground rules of 1.5 million terms, a
+	 * map sized by the rules took 150 MB more than the grounding)
+	 */
+	int			nheads = Min(g->nrules, ts->nterms);
 
-	map_init(&b->nodes, base->n + inputs->n + g->nrules);
-	b->node_atom = palloc_extended((base->n + inputs->n + g->nrules + 1) * sizeof(TermId), MCXT_ALLOC_HUGE);
+	map_init(&b->nodes, base->n + inputs->n + nheads);
+	b->node_atom = palloc_extended((base->n + inputs->n + nheads + 1) * sizeof(TermId), MCXT_ALLOC_HUGE);
 	for (int i = 0; i < base->n; i++)
 	{
 		TermId		atom = term_function(ts, p->kw.true_, 1, &facts[i]);
@@ -591,6 +597,27 @@ number_by_readers(Propnet *net)
 	pfree(old_of);
 }
 
+/*
+ * Frees what only the layout reads: the ground rules, and the builder's
+ * map, lists and Tarjan arrays (chess.kif's network is factored and
+ * numbered again in 160 MB less).  The evaluation order stays.
+ */
+static void
+release_builder(Builder *b)
+{
+	pfree(b->nodes.keys);
+	pfree(b->nodes.values);
+	pfree(b->node_atom);
+	pfree(b->first_rule);
+	pfree(b->next_rule);
+	pfree(b->index);
+	pfree(b->low);
+	pfree(b->on_stack);
+	pfree(b->stack);
+	pfree(b->group_of);
+	ground_release_rules(b->g);
+}
+
 Propnet *
 propnet_build(Grounding *g, const TermId *roles, int nroles)
 {
@@ -606,6 +633,7 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	lay_out_groups(&b);
 	find_outputs(&b, roles, nroles);
 	find_goals(&b, roles, nroles);
+	release_builder(&b);
 	net->order = b.order;
 	net->norder = b.norder;
 	propnet_factor_actions(net);

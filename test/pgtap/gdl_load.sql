@@ -169,8 +169,8 @@ SELECT throws_ok($$SELECT gametree.legal('gdl_load_ticTacToe', '[["cell",9,9,"b"
 SELECT throws_ok($$SELECT gametree.legal('gdl_load_ticTacToe', '[["square",1,1,"b"]]')$$,
                  '22023', NULL, 'legal(): a relation the game does not have (22023)');
 
--- gametree.gdl_memory: a game whose network would take more than a quarter
--- of it is evaluated by the prover, with the same moves; a description
+-- gametree.gdl_memory: a game whose network's grounding would take more
+-- than half of it is evaluated by the prover, with the same moves; a description
 -- whose grounding alone needs more is refused (54000), and the session goes
 -- on.  1MB is the smallest setting.  The parsed rules count with their
 -- grounding: pacman3p's hold about 1.25MB together.
@@ -182,8 +182,8 @@ SELECT is(pg_temp.engine('gdl_load_small_pacman', 'pacman3p'), 'prover', 'pacman
 SET gametree.gdl_memory = '1MB';
 SELECT is(pg_temp.engine('gdl_load_small_ttt3', 'tictactoe_3player') || ' '
           || pg_temp.engine('gdl_load_small_draughts', 'englishDraughts') || ' '
-          || pg_temp.engine('gdl_load_small_cc3', 'chineseCheckers3'), 'prover prover prover',
-          'tictactoe_3player, englishDraughts and chineseCheckers3 load within 1MB, with the prover');
+          || pg_temp.engine('gdl_load_small_cc3', 'chineseCheckers3'), 'network prover prover',
+          'within 1MB, tictactoe_3player loads on its network, englishDraughts and chineseCheckers3 with the prover');
 SELECT matches(pg_temp.engine('gdl_load_small_pacman_1mb', 'pacman3p'),
                '^54000: game "gdl_load_small_pacman_1mb": grounding its rules needs more than gametree.gdl_memory \(1024 kB\)',
                'pacman3p does not: its grounding is counted before it grows past the setting (54000)');

@@ -110,10 +110,12 @@ $$;
 SET LOCAL gametree.gdl_memory = '2MB';
 SELECT pg_temp.load('playouts_bt_prover', 'breakthrough') || pg_temp.load('playouts_pacman_prover', 'pacman3p') AS loaded \gset
 SET LOCAL gametree.gdl_memory = '1MB';
-SELECT pg_temp.load('playouts_draughts_prover', 'englishDraughts') || pg_temp.load('playouts_ttt3_prover', 'tictactoe_3player')
-       AS loaded \gset
--- ticTacToe.kif's network fits in 1 MB, the least gametree.gdl_memory: a
--- relation of 27,000 atoms that terminal reads whole makes it too large.
+SELECT pg_temp.load('playouts_draughts_prover', 'englishDraughts') AS loaded \gset
+-- ticTacToe.kif's and tictactoe_3player.kif's networks fit in 1 MB, the
+-- least gametree.gdl_memory: a relation of 27,000 atoms that terminal
+-- reads whole makes them too large.
+SELECT pg_temp.load_on_prover('playouts_ttt3_prover', (SELECT kif FROM reference_gdl WHERE name = 'tictactoe_3player'),
+                              '(control ?p)') AS engine \gset
 SELECT gametree.load_game('playouts_ttt_prover', (SELECT kif FROM reference_gdl WHERE name = 'ticTacToe') || E'\n'
          || (SELECT string_agg(format('(n %s)', i), ' ') FROM generate_series(0, 29) i)
          || E'\n(<= (unused ?a ?b ?c) (true (control ?p)) (n ?a) (n ?b) (n ?c))\n'
@@ -202,20 +204,18 @@ SELECT is(pg_temp.games_played('playouts_chess4x4_prover', 200), pg_temp.games_p
 
 -- chess.kif itself on a network: grounded by demand (src/gdl/demand.h)
 -- and through projections (unlike.h), 2.2 million rules within
--- gametree.gdl_memory 1536MB (at the 1GB default, the prover; at 1536MB
--- before demand.c asked the positions that true and does bind, and at 3GB
--- before ground.c made only the ground rules an output reads, the prover
--- too).  Its perft 1..4 is chess's published 20, 400, 8,902 and 197,281,
--- and it plays the same 20 random games as chess.kif on the prover, move
--- for move.
-SET LOCAL gametree.max_memory = '1536MB';
-SET LOCAL gametree.gdl_memory = '1536MB';
+-- the 1GB default of gametree.gdl_memory (before demand.c asked the
+-- positions that true and does bind, it needed 3GB; before ground.c made
+-- only the ground rules an output reads, 4GB), on the prover at 512MB.
+-- Its perft 1..4 is chess's published 20, 400, 8,902 and 197,281, and it
+-- plays the same 20 random games as chess.kif on the prover, move for
+-- move.
 SELECT pg_temp.load('playouts_chess_network', 'chess') AS loaded \gset
-RESET gametree.gdl_memory;
-RESET gametree.max_memory;
+SET LOCAL gametree.gdl_memory = '512MB';
 SELECT pg_temp.load('playouts_chess_prover', 'chess') AS loaded \gset
+RESET gametree.gdl_memory;
 SELECT is((SELECT string_agg(engine, ' ' ORDER BY name) FROM gametree.gdl_games WHERE name LIKE 'playouts\_chess\_%'),
-          'network prover', 'chess.kif on a network at gametree.gdl_memory 1536MB, on the prover at the default');
+          'network prover', 'chess.kif on a network at the default gametree.gdl_memory, on the prover at 512MB');
 SELECT is(pg_temp.perfts('playouts_chess_network', 4), '20,400,8902,197281', 'its perft 1..4 on the network: chess''s');
 SELECT is(pg_temp.games_played('playouts_chess_prover', 20), pg_temp.games_played('playouts_chess_network', 20),
           'chess.kif: 20 random games, the same on the prover and the network');
