@@ -40,4 +40,4 @@ for f in test/data/gdl/*.kif; do
 	awk -v f="$name.kif" -v r="${engine#* }" -v s="$stored" -v c="$compiled" \
 		'BEGIN { printf "%-24s %10d %12.1f %12.1f %8.1fx\n", f, r, s, c, c / s }'
 done
-echo "(gametree.initial in a fresh session, median of $BENCH_RUNS sessions each: the stored network read, then the description compiled; chess.kif runs on the prover and is left out)"
+echo "(gametree.initial in a fresh session, median of $BENCH_RUNS sessions each: the stored network read, then the description compiled)"

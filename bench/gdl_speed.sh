@@ -14,10 +14,10 @@
 #   bash bench/gdl_speed.sh                       # BENCH_RUNS=3, BENCH_SECONDS=3: about 6 minutes
 #   BENCH_RUNS=5 BENCH_SECONDS=10 bash bench/gdl_speed.sh
 #   bash bench/gdl_speed.sh ticTacToe breakthrough  # some files only
-#   BENCH_GDL_MEMORY=4GB bash bench/gdl_speed.sh chess  # chess.kif on its network
+#   BENCH_GDL_MEMORY=512MB bash bench/gdl_speed.sh chess  # chess.kif on the prover
 #
 # BENCH_GDL_MEMORY, when set, is the gametree.gdl_memory (and max_memory)
-# the files are loaded with: at the 1GB default chess.kif is on the prover.
+# the files are loaded with: at the 1GB default chess.kif is on its network.
 source "$(dirname "$0")/bench.sh"
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_SECONDS=${BENCH_SECONDS:-3}

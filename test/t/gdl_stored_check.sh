@@ -58,12 +58,12 @@ PERFT="SELECT string_agg(gametree.perft('ttt', gametree.initial('ttt'), d)::text
 # --------------------------------------------------------------- stored
 is "ticTacToe.kif loads on the network" "$(load ttt "$DATA/gdl/ticTacToe.kif")" network
 is "cycles.kif (positive recursion: cycle groups) loads on the network" "$(load cyc "$DATA/games/cycles.kif")" network
-out=$(gt_psql -qAt -d "$DB" -v kif="$(cat "$DATA/gdl/tictactoe_3player.kif")" \
-	<<<"SET gametree.gdl_memory = '1MB'; SELECT engine FROM gametree.load_game('ttt3', :'kif');" 2>&1)
-is "tictactoe_3player.kif within 1MB loads on the prover" "$out" prover
+out=$(gt_psql -qAt -d "$DB" -v kif="$(cat "$DATA/gdl/englishDraughts.kif")" \
+	<<<"SET gametree.gdl_memory = '1MB'; SELECT engine FROM gametree.load_game('draughts', :'kif');" 2>&1)
+is "englishDraughts.kif within 1MB loads on the prover" "$out" prover
 is "gdl_games holds a network for the network's games, none for the prover's" \
 	"$(q "SELECT string_agg(name || ':' || (network IS NOT NULL), ' ' ORDER BY name) FROM gametree.gdl_games")" \
-	"cyc:true ttt:true ttt3:false"
+	"cyc:true draughts:false ttt:true"
 
 out=$(qd "$PERFT")
 has "a new session reads the stored network of ticTacToe" "$out" 'DEBUG: +game "ttt": read its stored network'
@@ -71,7 +71,7 @@ has "and plays it: perft 1..4 = 9,72,504,3024" "$out" '^9,72,504,3024$'
 out=$(qd "SELECT string_agg(gametree.perft('cyc', gametree.initial('cyc'), d)::text, ',' ORDER BY d) FROM generate_series(1, 5) d")
 has "cycles.kif read back: perft 1..5 of tools/gdl_cycles_perft.py" "$out" '^12,144,1608,16236,151884$'
 has "from its stored network" "$out" 'read its stored network'
-out=$(qd "SELECT gametree.perft('ttt3', gametree.initial('ttt3'), 3)")
+out=$(qd "SELECT gametree.perft('draughts', gametree.initial('draughts'), 3)")
 if grep -q 'stored network' <<<"$out"; then not_ok "the prover's game is compiled from its text" "$out"
 else ok "the prover's game is compiled from its text"; fi
 is "random games on the stored network are those of the text compiled (load_game's session)" \
