@@ -675,8 +675,8 @@ propnet_factor_fact_pairs(Propnet *net, Size memory)
 			{
 				/*
 				 * sized by the distinct pairs, not by the rules' (chess.kif:
-				 * a table for every pair each rule reads fitted only from
-				 * gametree.gdl_memory 8GB on, its networks below had none)
+				 * a table for every pair each rule reads fitted at
+				 * gametree.gdl_memory 4GB, not at 1536MB: no pairs there)
 				 */
 				if (size >= (1 << 29) || (Size) 2 * size * sizeof(PairSlot) + rewritten > memory)
 				{
