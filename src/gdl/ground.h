@@ -69,8 +69,9 @@ typedef struct Grounding
 extern Grounding *ground_program(Program *p, Size memory_limit, bool network);
 
 /*
- * Frees g's ground rules once a network is built of them: the rest of its
- * build, and the evaluation, need the term store alone.
+ * Frees g's ground rules (and which atoms they read) once a network is
+ * built of them: the rest of its build, and the evaluation, need the term
+ * store alone.
  */
 extern void ground_release_rules(Grounding *g);
 
