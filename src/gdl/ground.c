@@ -650,7 +650,7 @@ evaluate(Grounding *g, const Rule **rules, int nrules, const bool *in_component,
 					lo[k] = k == d ? previous[r] : 0;
 					hi[k] = r < 0 ? 0 : k < d && in_component[r] ? previous[r] : current[r];
 				}
-				if (c < 0 || c == d || cover->nopen > COVER_JOIN_EACH)
+				if (c < 0 || cover->nopen > COVER_JOIN_EACH)
 				{
 					derive(g, rule, lo, hi, relaxed, &changed);
 					continue;
