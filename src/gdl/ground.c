@@ -195,10 +195,16 @@ ground_negation_holds(Join *j, int i)
 {
 	GroundJoin *gj = j->context;
 	const Literal *lit = &j->rule->body[i];
-	TermId		atom = join_substitute(j, lit->atom, false);
-	bool		present = atom != NO_TERM && tuples_find(&gj->g->tuples[lit->relation], atom) >= 0;
+	bool		dynamic = gj->g->program->relations[lit->relation].dynamic;
+	TermId		atom;
+	bool		present;
 
-	if (present && !(gj->relaxed && gj->g->program->relations[lit->relation].dynamic))
+	/* a state-dependent negation holds at will: only instantiation reads its atom */
+	if (gj->relaxed && dynamic && !gj->instantiate)
+		return true;
+	atom = join_substitute(j, lit->atom, false);
+	present = atom != NO_TERM && tuples_find(&gj->g->tuples[lit->relation], atom) >= 0;
+	if (present && !(gj->relaxed && dynamic))
 		return false;
 	j->matched[i] = present ? atom : NO_TERM;
 	return true;
