@@ -338,6 +338,17 @@ COMMENT ON COLUMN @extschema@.gdl_games.network IS
 'The compiled network of a game on the network engine, in this build''s format (NULL on the prover, or loaded before 0.4.0): a backend reads it instead of compiling kif again';
 GRANT SELECT ON @extschema@.gdl_games TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.gdl_games', '');
+-- Written once per load and read by every new backend: lz4 compresses
+-- chess.kif's 30 MB network in a quarter of pglz's time (0.12 s against
+-- 0.45 s), and smaller (16.6 MB against 18.9 MB).  A server built without
+-- lz4 keeps its default.
+DO $$
+BEGIN
+    ALTER TABLE @extschema@.gdl_games ALTER COLUMN network SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN
+    NULL;
+END
+$$;
 
 CREATE FUNCTION @extschema@.load_game(name text, kif text,
                                       OUT game text, OUT roles text[], OUT facts integer,
@@ -347,7 +358,7 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'gametree_load_game'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
-'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than a quarter of gametree.gdl_memory)';
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than half of gametree.gdl_memory)';
 
 CREATE FUNCTION @extschema@.unload_game(name text)
 RETURNS void
