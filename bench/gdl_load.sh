@@ -12,7 +12,7 @@
 # Before that, chess.kif's first use in a fresh session (gametree.initial,
 # which compiles it), median of BENCH_RUNS sessions.
 #
-# chess.kif takes about 9 s to load (its network) and, on the prover
+# chess.kif takes about 7.5 s to load (its network) and, on the prover
 # (at gametree.gdl_memory 512MB), 0.2 s to compile on first use;
 # BENCH_RUNS defaults to 3 here: about two minutes in all.
 #
