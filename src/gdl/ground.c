@@ -578,6 +578,8 @@ update_cover(Grounding *g, const Rule *rule, Cover *c, Join *j)
 	{
 		TermId		head;
 
+		if ((k & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (join_unify(j, lit->atom, cover->atoms[c->open[k]]))
 		{
 			head = join_substitute(j, rule->head, false);
