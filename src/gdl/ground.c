@@ -526,34 +526,35 @@ typedef struct Cover
 	int			room;
 } Cover;
 
+/*
+ * Whether body literal i of rule is positive and holds every variable of
+ * the rule's head (within: room for a flag per variable of the rule).
+ */
+static bool
+covers_head(const TermStore *ts, const Rule *rule, int i, bool *within)
+{
+	if (rule->body[i].kind != LIT_POSITIVE)
+		return false;
+	memset(within, 0, Max(1, rule->nvariables) * sizeof(bool));
+	term_mark_variables(ts, rule->body[i].atom, within);
+	return term_unbound_variable(ts, rule->head, within) < 0;
+}
+
 /* At most this many open atoms are joined one by one; more, the rule is joined whole. */
 #define COVER_JOIN_EACH 16
 
-/* The positive literal of rule with the fewest atoms among those holding all its head's variables, or -1. */
+/* The positive literal of rule with the fewest atoms among those covering its head, or -1. */
 static int
 find_cover(const Grounding *g, const Rule *rule)
 {
-	bool	   *in_head = palloc0(Max(1, rule->nvariables) * sizeof(bool));
-	bool	   *in_literal = palloc(Max(1, rule->nvariables) * sizeof(bool));
+	bool	   *within = palloc(Max(1, rule->nvariables) * sizeof(bool));
 	int			best = -1;
 
-	term_mark_variables(g->terms, rule->head, in_head);
 	for (int i = 0; i < rule->nbody; i++)
-	{
-		bool		covers = rule->body[i].kind == LIT_POSITIVE;
-
-		if (!covers)
-			continue;
-		memset(in_literal, 0, Max(1, rule->nvariables) * sizeof(bool));
-		term_mark_variables(g->terms, rule->body[i].atom, in_literal);
-		for (int v = 0; v < rule->nvariables && covers; v++)
-			covers = !in_head[v] || in_literal[v];
-		if (covers && (best < 0 || g->tuples[rule->body[i].relation].n <
-					   g->tuples[rule->body[best].relation].n))
+		if (covers_head(g->terms, rule, i, within) &&
+			(best < 0 || g->tuples[rule->body[i].relation].n < g->tuples[rule->body[best].relation].n))
 			best = i;
-	}
-	pfree(in_head);
-	pfree(in_literal);
+	pfree(within);
 	return best;
 }
 
@@ -811,18 +812,12 @@ domain_rule(Program *p, const Rule *rule)
 
 	*part = *rule;
 	for (int i = 0; i < rule->nbody && rule->nbody > 1; i++)
-	{
-		if (rule->body[i].kind != LIT_POSITIVE)
-			continue;
-		memset(within, 0, size);
-		term_mark_variables(p->terms, rule->body[i].atom, within);
-		if (term_unbound_variable(p->terms, rule->head, within) < 0)
+		if (covers_head(p->terms, rule, i, within))
 		{
 			part->nbody = 1;
 			part->body = &rule->body[i];
 			return part;
 		}
-	}
 	for (int i = 0; i < rule->nbody; i++)
 		kept[i] = true;
 	for (int i = rule->nbody - 1; i >= 0; i--)
