@@ -13,6 +13,7 @@
 
 #include "postgres.h"
 
+#include "common/pg_prng.h"
 #include "port/pg_bitutils.h"
 #include "datatype/timestamp.h"
 #include "utils/jsonb.h"
@@ -147,6 +148,17 @@ struct Game
 	 * state, each in GT_GOAL_MIN..GT_GOAL_MAX.
 	 */
 	void		(*heuristic) (const Game *game, const GameState *state, double *values);
+
+	/*
+	 * Optional, for random playouts (may be NULL: legal() and a uniform
+	 * draw among its moves): false exactly when the state is terminal, else
+	 * true and a uniformly random legal joint move in *move, drawn with
+	 * prng.  For a game that decides at less cost whether one move is legal
+	 * than which moves are (chess.kif's king safety, lazy_legal.h); goals()
+	 * then follows at the terminal state.
+	 */
+	bool		(*random_move) (const Game *game, const GameState *state, pg_prng_state *prng,
+								GameMove *move);
 
 	/*
 	 * Optional, for search (may be NULL): the role in control of a state

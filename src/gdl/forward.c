@@ -168,6 +168,12 @@ forward_values(const Forward *f)
 	return f->values;
 }
 
+bool
+forward_current(const Forward *f, int32 node)
+{
+	return node < f->first_derived || (f->need[node] > 0 && f->fresh[node]);
+}
+
 /* The legal bits of role's inputs in word w, the others cleared. */
 static uint64
 role_legal_word(const Forward *f, int role, int w)
@@ -1245,8 +1251,8 @@ keep_awake_unless_most_sleep(Forward *f, const bool *live)
 	reset_need(f);
 }
 
-bool
-forward_fits(const Propnet *net, Size room)
+Size
+forward_size(const Propnet *net)
 {
 	/*
 	 * per rule: unmet, head, trigger, place, a place in triggered_head and
@@ -1256,12 +1262,16 @@ forward_fits(const Propnet *net, Size room)
 	 * need_queued, drowsy_queued and permanent, eleven arrays of int32 and
 	 * room for two flips on the stack
 	 */
-	Size		need = (Size) net->nrules * (6 * sizeof(int32) + 4 * sizeof(int16)) +
+	return (Size) net->nrules * (6 * sizeof(int32) + 4 * sizeof(int16)) +
 		(Size) net->literal_start[net->nrules] * 4 * sizeof(int32) +
 		(Size) net->nnodes * (6 + 11 * sizeof(int32) + 2 * sizeof(int32));
+}
 
+bool
+forward_fits(const Propnet *net, Size room)
+{
 	/* a fan entry names its rule in the bits above FAN_SHIFT; unmet counts in 16 bits */
-	if (net->nrules >= (1 << (31 - FAN_SHIFT)) || need > room)
+	if (net->nrules >= (1 << (31 - FAN_SHIFT)) || forward_size(net) > room)
 		return false;
 	for (int r = 0; r < net->nrules; r++)
 		if (net->literal_start[r + 1] - net->literal_start[r] > PG_INT16_MAX)

@@ -43,11 +43,20 @@ typedef struct Forward Forward;
  */
 extern bool forward_fits(const Propnet *net, Size room);
 
+/* About the bytes forward_create takes for net. */
+extern Size forward_size(const Propnet *net);
+
 /* Evaluation state for net (in the current memory context), at the state of no facts. */
 extern Forward *forward_create(const Propnet *net);
 
 /* The node values: valid for the nodes terminal, legal and next need, and after forward_goals for the goals'. */
 extern const uint8 *forward_values(const Forward *f);
+
+/*
+ * Whether node's value is that of the state: it is awake (a node asleep,
+ * or only the goals', may be stale).
+ */
+extern bool forward_current(const Forward *f, int32 node);
 
 /* Moves to the state of words (the base nodes as a bit set); false when nothing changed. */
 extern bool forward_set_state(Forward *f, const uint64 *words);

@@ -43,6 +43,14 @@ gdl_engine_name(bool prover)
  */
 #define GDL_NETWORK_SHARE 2
 
+/*
+ * gametree.gdl_lazy_legality: random playouts draw among the moves whose
+ * cheap conditions hold and check the costly ones of the move drawn alone
+ * (lazy_legal.h); off, they list every legal move, and play the same games
+ * on the network as on the prover.
+ */
+extern bool gdl_lazy_legality;
+
 /* How a game is evaluated. */
 typedef enum GdlEngine
 {

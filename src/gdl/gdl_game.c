@@ -20,6 +20,7 @@
 #include "core/jsonfacts.h"
 #include "gdl/forward.h"
 #include "gdl/gdl.h"
+#include "gdl/lazy_legal.h"
 #include "gdl/network_store.h"
 #include "gdl/prover.h"
 #include "miscadmin.h"
@@ -39,6 +40,12 @@ typedef struct GdlRules
 	uint64	   *mask;			/* per role */
 	int32	   *noop;			/* per role: the input of its noop, or -1 */
 	Forward    *forward;		/* the network's evaluation; NULL on the prover */
+	LazyLegal  *lazy;			/* random moves with legality checked on demand, or NULL */
+	bool		lazy_tried;		/* lazy was made, or found not worth it */
+	Size		lazy_room;		/* the memory it may take */
+	uint64	   *lazy_words;		/* the state lazy is at */
+	bool		lazy_valid;
+	GameMove   *moves;			/* random_move's joint moves with gametree.gdl_lazy_legality off */
 	uint8	   *values;			/* the prover's evaluation */
 	const uint8 *truth;			/* per node, in the state evaluated: values or the network's */
 	uint32		phases_done;	/* of the state evaluated */
@@ -113,6 +120,16 @@ gdl_terminal(const Game *game, const GameState *state)
 	return r->truth[r->net->terminal];
 }
 
+static void
+report_no_legal_move(const Game *game, int role)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+			 errmsg("game \"%s\": role %s has no legal move in a state that is not terminal",
+					game->name, game->roles[role]),
+			 errhint("The rules are not well-formed GDL: every role has a legal move until the game ends.")));
+}
+
 /*
  * Fills r->nlegal, and r->legal when list, for a state that is not
  * terminal; false when the prover gave up.
@@ -161,11 +178,7 @@ legal_actions(const Game *game, const GameState *state, bool list)
 			}
 		}
 		if (r->nlegal[role] == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
-					 errmsg("game \"%s\": role %s has no legal move in a state that is not terminal",
-							game->name, game->roles[role]),
-					 errhint("The rules are not well-formed GDL: every role has a legal move until the game ends.")));
+			report_no_legal_move(game, role);
 	}
 	return true;
 }
@@ -214,6 +227,66 @@ gdl_legal(const Game *game, const GameState *state, GameMove *moves)
 	return count;
 }
 
+/* Whether the lazy evaluation is at state (random_move's last). */
+static bool
+lazy_at(const GdlRules *r, const GameState *state)
+{
+	return r->lazy_valid && memcmp(r->lazy_words, state->data, r->nwords * sizeof(uint64)) == 0;
+}
+
+bool		gdl_lazy_legality = true;
+
+static bool
+gdl_random_move(const Game *game, const GameState *state, pg_prng_state *prng, GameMove *move)
+{
+	GdlRules   *r = rules_of(game);
+	int32		actions[GT_MAX_ROLES];
+	bool		over;
+
+	if (gdl_lazy_legality && !r->lazy_tried && r->forward != NULL)
+	{
+		/* made on first use, in the game's memory: a backend that plays no playout spares its analysis */
+		MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext(r));
+
+		/* tried once: an error in the middle (interrupted) leaves the exact draw */
+		r->lazy_tried = true;
+		r->lazy = lazy_legal_create(r->net, r->lazy_room);
+		if (r->lazy != NULL)
+			r->lazy_words = palloc(r->nwords * sizeof(uint64));
+		MemoryContextSwitchTo(caller);
+	}
+	r->lazy_tried |= gdl_lazy_legality;	/* the prover: nothing to try */
+	if (!gdl_lazy_legality || r->lazy == NULL)
+	{
+		/* as search_playout draws without the hook: the same games on the network and the prover */
+		int			n;
+
+		if (r->moves == NULL)
+			r->moves = MemoryContextAlloc(GetMemoryChunkContext(r), game->max_moves * sizeof(GameMove));
+		n = gdl_legal(game, state, r->moves);
+		if (n == 0)
+			return false;
+		*move = r->moves[pg_prng_uint64_range(prng, 0, n - 1)];
+		return true;
+	}
+	/* invalid until the state is reached: an error on the way leaves it anywhere */
+	r->lazy_valid = false;
+	lazy_legal_set_state(r->lazy, (const uint64 *) state->data);
+	memcpy(r->lazy_words, state->data, r->nwords * sizeof(uint64));
+	over = !lazy_legal_pick(r->lazy, prng, actions);
+	r->lazy_valid = true;
+	if (over)
+		return false;
+	*move = 0;
+	for (int role = 0; role < game->nroles; role++)
+	{
+		if (actions[role] < 0)
+			report_no_legal_move(game, role);
+		*move |= (GameMove) actions[role] << r->shift[role];
+	}
+	return true;
+}
+
 static void
 gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out)
 {
@@ -224,13 +297,23 @@ gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out
 	bool		done;
 
 	/* Given up: the state itself, a state of the right size, never looked at. */
-	if (!evaluate(game, state, PHASE_TERMINAL))
+	if (!lazy_at(r, state) && !evaluate(game, state, PHASE_TERMINAL))
 	{
 		gt_state_copy(out, state);
 		return;
 	}
 	for (int role = 0; role < game->nroles; role++)
 		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
+	if (lazy_at(r, state))
+	{
+		int32		actions[GT_MAX_ROLES];
+
+		for (int role = 0; role < game->nroles; role++)
+			actions[role] = (move >> r->shift[role]) & r->mask[role];
+		memcpy(words, lazy_legal_next(r->lazy, actions), r->nwords * sizeof(uint64));
+		out->size = r->nwords * sizeof(uint64);
+		return;
+	}
 	if (r->forward != NULL)
 	{
 		memcpy(words, forward_next(r->forward, inputs, game->nroles), r->nwords * sizeof(uint64));
@@ -260,7 +343,16 @@ gdl_goals(const Game *game, const GameState *state, int *goals)
 {
 	GdlRules   *r = rules_of(game);
 	const Propnet *net = r->net;
-	bool		done = evaluate(game, state, PHASE_GOAL);
+	bool		done;
+
+	if (lazy_at(r, state))
+	{
+		lazy_legal_goals(r->lazy, goals);
+		for (int role = 0; role < game->nroles; role++)
+			goals[role] = Max(goals[role], GT_GOAL_MIN);
+		return;
+	}
+	done = evaluate(game, state, PHASE_GOAL);
 
 	for (int role = 0; role < game->nroles; role++)
 		goals[role] = GT_GOAL_MIN;
@@ -871,6 +963,7 @@ static const Game gdl_template = {
 	.next = gdl_next,
 	.terminal = gdl_terminal,
 	.goals = gdl_goals,
+	.random_move = gdl_random_move,
 	.control = gdl_control,
 	.perft = gdl_perft,
 	.pack = gdl_pack,
@@ -887,7 +980,7 @@ static const Game gdl_template = {
  */
 static const Game *
 game_of_network(const char *name, Propnet *net, TermStore *terms, char **role_names, int nroles,
-				GdlStats *stats)
+				Size memory_limit, GdlStats *stats)
 {
 	GdlRules   *r = palloc0(sizeof(GdlRules));
 	Game	   *game;
@@ -954,6 +1047,8 @@ game_of_network(const char *name, Propnet *net, TermStore *terms, char **role_na
 	{
 		r->forward = forward_create(net);
 		r->truth = forward_values(r->forward);
+		/* the evaluation without costly literals beside the whole one, both within the limit */
+		r->lazy_room = memory_limit - Min(memory_limit, forward_size(net));
 		r->phases_done = ((1 << NUM_PHASES) - 1) & ~(1 << PHASE_GOAL);
 	}
 
@@ -1037,7 +1132,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 		role_names[i] = pstrdup(g->terms->names[term_functor(g->terms, roles[i])]);
 	if (work != NULL)
 		MemoryContextDelete(work);
-	return game_of_network(name, net, terms, role_names, nroles, stats);
+	return game_of_network(name, net, terms, role_names, nroles, memory_limit, stats);
 }
 
 bytea *
@@ -1089,6 +1184,6 @@ gdl_compile_stored(const char *name, const bytea *network, Size memory_limit, co
 		return NULL;
 	}
 	/* the network stays in its context, a child of the game's */
-	return game_of_network(name, net, terms, roles, nroles, NULL);
+	return game_of_network(name, net, terms, roles, nroles, memory_limit, NULL);
 }
 

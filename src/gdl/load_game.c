@@ -472,6 +472,13 @@ gdl_init(void)
 							"bounds it.  The sample descriptions take at most 40 kB.",
 							&gdl_max_size_kb, 1024, 1, 1024 * 1024,
 							PGC_SUSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gametree.gdl_lazy_legality",
+							 "Random playouts of GDL games check the costly conditions of the move drawn alone.",
+							 "A move is drawn among those whose cheap conditions hold, then checked "
+							 "whole (chess.kif: the king's safety), and drawn again if it fails: "
+							 "uniform over the legal moves, as when all are listed.  Off, every legal "
+							 "move is listed, and a seed plays the same games on the network and the prover.",
+							 &gdl_lazy_legality, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	gt_register_game_source(&gdl_source);
 }
 

@@ -13,10 +13,21 @@ search_playout(const Game *game, GameState **state, GameState **scratch, GameMov
 {
 	for (int ply = 0;; ply++)
 	{
-		int			n = game->legal(game, *state, legal);
 		GameState  *swap;
+		GameMove	move = 0;
+		bool		over;
 
-		if (n == 0)
+		if (game->random_move != NULL)
+			over = !game->random_move(game, *state, prng, &move);
+		else
+		{
+			int			n = game->legal(game, *state, legal);
+
+			over = n == 0;
+			if (!over)
+				move = legal[pg_prng_uint64_range(prng, 0, n - 1)];
+		}
+		if (over)
 		{
 			int			goals[GT_MAX_ROLES];
 
@@ -36,7 +47,7 @@ search_playout(const Game *game, GameState **state, GameState **scratch, GameMov
 				result[r] = (GT_GOAL_MIN + GT_GOAL_MAX) / 2.0;
 			return ply;
 		}
-		game->next(game, *state, legal[pg_prng_uint64_range(prng, 0, n - 1)], *scratch);
+		game->next(game, *state, move, *scratch);
 		swap = *state;
 		*state = *scratch;
 		*scratch = swap;

@@ -16,7 +16,7 @@
 -- limits and bad arguments.
 BEGIN;
 SET client_min_messages = warning;
-SELECT plan(46);
+SELECT plan(49);
 
 \ir helpers.psql
 
@@ -103,7 +103,11 @@ SELECT isnt((SELECT states FROM gametree.playouts('connect4', max_playouts => 30
             (SELECT states FROM gametree.playouts('connect4', max_playouts => 300, seed => 2)),
             'another seed, other games');
 
--- The network against the prover, game by game: the same games.
+-- The network against the prover, game by game: the same games, each
+-- listing every legal move (random playouts of a game whose legality is
+-- costly draw a move and check it alone, below: the same distribution,
+-- other draws).
+SET LOCAL gametree.gdl_lazy_legality = off;
 CREATE FUNCTION pg_temp.games_played(game text, n integer) RETURNS text LANGUAGE sql AS $$
   SELECT (utility, playouts, states)::text FROM gametree.playouts(game, max_playouts => n, seed => 3)
 $$;
@@ -259,6 +263,40 @@ SELECT pg_temp.rewrite_checks('apart', :'kif', '8,65,520,4190,0');
 -- made the network's 7,29,77,171,0), and 300 random games move for move.
 \set kif `cat test/data/games/implied.kif`
 SELECT pg_temp.rewrite_checks('implied', :'kif', '8,50,276,1427,0');
+
+RESET gametree.gdl_lazy_legality;
+
+-- Costly legality checked for the move drawn alone (src/gdl/lazy_legal.h):
+-- lamps.kif's step needs 12 lit lamps from the cell stepped to, a cone of
+-- 2^12 rules, and the walker's exact mean goal under uniformly random play
+-- is 7.488061 (tools/gdl_lamps_perft.py random, from the rules written out
+-- by hand); 200,000 games drawn so, within 0.25 of it (the standard error
+-- is 0.06).  chess4x4.kif's and chess.kif's king safety is checked so: their
+-- random games are other games than those of the listing of every legal
+-- move with the same seed, of the same mean length and goals.
+SELECT ok((SELECT abs((utility->>'walker')::numeric - 7.488061) < 0.25
+             FROM gametree.playouts('playouts_lamps', max_playouts => 200000, seed => 1)),
+          'lamps.kif, its steps checked as drawn: the walker''s mean goal within 0.25 of 7.488061');
+CREATE TEMP TABLE drawn AS
+  SELECT g.name, p.* FROM (VALUES ('playouts_chess4x4', 3000), ('playouts_chess_network', 300)) g(name, n),
+         gametree.playouts(g.name, max_playouts => g.n, seed => 5) p;
+SET LOCAL gametree.gdl_lazy_legality = off;
+CREATE TEMP TABLE listed AS
+  SELECT g.name, p.* FROM (VALUES ('playouts_chess4x4', 3000), ('playouts_chess_network', 300)) g(name, n),
+         gametree.playouts(g.name, max_playouts => g.n, seed => 5) p;
+RESET gametree.gdl_lazy_legality;
+-- the mean length within 4 standard errors of the difference: the games
+-- of chess4x4.kif end anywhere (a standard deviation of about 50 moves),
+-- chess.kif's at its step limit of 201 mostly
+SELECT is((SELECT string_agg(format('%s %s %s', d.name, d.states <> l.states,
+                                    abs(d.states::numeric / d.playouts - l.states::numeric / l.playouts)
+                                      < CASE d.name WHEN 'playouts_chess4x4' THEN 6 ELSE 10 END), ' ' ORDER BY d.name)
+             FROM drawn d JOIN listed l USING (name)),
+          'playouts_chess4x4 t t playouts_chess_network t t',
+          'chess4x4.kif and chess.kif: other random games than the listing''s, of the same mean length');
+SELECT is((SELECT count(*)::int FROM drawn d JOIN listed l USING (name), jsonb_object_keys(d.utility) r
+             WHERE abs((d.utility->>r)::numeric - (l.utility->>r)::numeric) >= CASE d.name WHEN 'playouts_chess4x4' THEN 5 ELSE 6 END),
+          0, 'and of the same mean goals, each role''s within 4 standard errors');
 
 -- Limits.
 SELECT ok((SELECT seconds >= 0.2 AND seconds < 1 AND playouts > 0 FROM gametree.playouts('chess', time_limit => '200 ms')),

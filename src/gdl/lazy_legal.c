@@ -1,0 +1,469 @@
+/*
+ * lazy_legal.c: random legal moves with costly legality checked on demand
+ * (lazy_legal.h).
+ */
+#include "postgres.h"
+
+#include "core/game.h"
+#include "gdl/lazy_legal.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+/*
+ * A derived literal of a legal rule whose cone counts this many rules
+ * (counted down the rules as though nothing were shared, nothing for what
+ * next reads anyway) is left to the check of the move drawn.  chess.kif's
+ * king-safety cones count 2^11 to 2^15 rules, the rest of its legal rules'
+ * literals less; forward.c needs literals that costly one after another
+ * (PREFIX_COST) for the same reason.
+ */
+#define LAZY_COST 32
+
+struct LazyLegal
+{
+	const Propnet *net;			/* the whole rules */
+	Propnet		pseudo;			/* net, its legal rules without their costly literals */
+	Forward    *forward;		/* pseudo's evaluation, made on first use */
+	MemoryContext context;		/* where forward is made: the game's */
+	const uint8 *values;		/* forward's */
+	bool	   *lazy;			/* per node: a legal node that lost a literal in pseudo */
+	bool	   *tainted;		/* per node: a lazy node, or one that depends on one */
+	int32	   *needs_fact;		/* per node: a fact every rule of it reads, or -1 */
+	uint32	   *stamp;			/* per node: the epoch memo holds */
+	uint8	   *memo;			/* per node: its value in the state of stamp */
+	uint32		epoch;			/* of the state set */
+	int32	   *candidates;		/* room for the inputs of any role */
+	int32	   *any;			/* the nodes that read lazy legal nodes, "any of these moves" */
+	int			nany;
+	int32	   *any_start;		/* per node + 1, into any_of */
+	int32	   *any_of;			/* the any nodes (indexes into any) that read each legal node */
+	uint32	   *confirmed;		/* per any node: the epoch a move drawn showed it holds */
+	bool		exact;			/* the forward values of the state set are the whole rules' */
+	int32		first_derived;
+};
+
+/* Per node: the rules its cone counts, nothing for what next reads. */
+static double *
+cone_costs(const Propnet *net)
+{
+	double	   *cost = palloc_extended(Max(1, net->nnodes) * sizeof(double), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *for_next = propnet_cone(net, CONE_NEXT);
+
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		node = net->order[s];
+
+		/* a cycle group's nodes are always awake: they cost nothing */
+		if (node < 0 || for_next[node])
+			continue;
+		for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+		{
+			cost[node] += 1;
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				cost[node] += cost[net->literals[l] >> 1];
+		}
+	}
+	pfree(for_next);
+	return cost;
+}
+
+/*
+ * Per node: a fact that each of its rules reads positively, or -1; looked
+ * for in nodes of at most NEEDS_FACT_RULES rules.  chess.kif's threats are
+ * a node per attacker square, each reading the attacker on its square: a
+ * backward evaluation of a king's safety asks a hundred of them, nearly all
+ * with no attacker there.
+ */
+#define NEEDS_FACT_RULES 16
+
+static int32 *
+needed_facts(const Propnet *net)
+{
+	int32	   *needs = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+
+	memset(needs, 0xff, Max(1, net->nnodes) * sizeof(int32));
+	for (int32 v = net->nbase + net->ninputs; v < net->nnodes; v++)
+	{
+		int32		first = net->rule_start[v];
+
+		if (net->rule_start[v + 1] - first > NEEDS_FACT_RULES)
+			continue;
+		for (int l = net->literal_start[first]; l < net->literal_start[first + 1] && needs[v] < 0; l++)
+		{
+			int32		literal = net->literals[l];
+			bool		everywhere = (literal & 1) == 0 && (literal >> 1) < net->nbase;
+
+			for (int32 r = first + 1; r < net->rule_start[v + 1] && everywhere; r++)
+			{
+				everywhere = false;
+				for (int k = net->literal_start[r]; k < net->literal_start[r + 1] && !everywhere; k++)
+					everywhere = net->literals[k] == literal;
+			}
+			if (everywhere)
+				needs[v] = literal >> 1;
+		}
+	}
+	return needs;
+}
+
+/*
+ * Per node: whether it reads a fact that a clock turns (control, a step
+ * counter), itself or through what it reads.  Such a literal stays in the
+ * candidates' rules: left out, the moves of the role not in control would
+ * all be candidates, and all fail their check.
+ */
+static bool *
+reads_clock(const Propnet *net)
+{
+	bool	   *moves = propnet_move_dependent(net);
+	bool	   *clock = propnet_clock_facts(net, moves);
+	bool	   *reads = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int32 b = 0; b < net->nbase; b++)
+		reads[b] = clock[b];
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		step = net->order[s];
+		int			first = step >= 0 ? 0 : net->group_start[-step - 1];
+		int			last = step >= 0 ? 1 : net->group_start[-step];
+		bool		any = false;
+
+		for (int k = first; k < last; k++)
+		{
+			int32		node = step >= 0 ? step : net->group_nodes[k];
+
+			for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+				for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+					any |= reads[net->literals[l] >> 1];
+		}
+		for (int k = first; k < last; k++)
+			reads[step >= 0 ? step : net->group_nodes[k]] = any;
+	}
+	pfree(moves);
+	pfree(clock);
+	return reads;
+}
+
+/* Per node: the role whose legal node it is, or -1. */
+static int *
+legal_roles(const Propnet *net)
+{
+	int		   *role_of = palloc_extended(Max(1, net->nnodes) * sizeof(int), MCXT_ALLOC_HUGE);
+
+	memset(role_of, 0xff, Max(1, net->nnodes) * sizeof(int));
+	for (int role = 0; role < net->nroles; role++)
+		for (int i = net->role_inputs[role]; i < net->role_inputs[role + 1]; i++)
+			if (net->input_legal[i] >= 0)
+				role_of[net->input_legal[i]] = role;
+	return role_of;
+}
+
+/* Whether v's rules are each one positive literal of a legal node: it holds when one of them does. */
+static bool
+any_of_legal(const Propnet *net, int32 v, const int *legal_role)
+{
+	for (int32 r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+	{
+		int32		literal = net->literals[net->literal_start[r]];
+
+		if (net->literal_start[r + 1] - net->literal_start[r] != 1 || (literal & 1) ||
+			legal_role[literal >> 1] < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether pseudo's forward values are those of the whole rules once the
+ * nodes that read lazy legal nodes are, and only terminal and the goals
+ * depend on those: each reader of a lazy legal node is "any of these legal
+ * moves" (lz->any, checked at each state by lazy_legal_pick), no legal
+ * node nor what next reads depends on one, and the nodes evaluated
+ * backward are outside cycle groups or always awake in them.  Fills
+ * lz->tainted, lz->any and lz->any_of.
+ */
+static bool
+readers_checked(LazyLegal *lz, const int *legal_role)
+{
+	const Propnet *net = lz->net;
+	bool	   *live = propnet_cone(&lz->pseudo, CONE_TERMINAL | CONE_LEGAL | CONE_NEXT);
+	bool	   *asked = propnet_cone(net, CONE_TERMINAL | CONE_LEGAL | CONE_GOALS);
+	bool	   *for_next = propnet_cone(net, CONE_NEXT);
+	int32	   *fill;
+	bool		exact = true;
+
+	/* a group asked of the whole rules and not kept awake by pseudo's network would be evaluated backward */
+	for (int g = 0; g < net->ngroups && exact; g++)
+		for (int k = net->group_start[g]; k < net->group_start[g + 1]; k++)
+			exact &= !asked[net->group_nodes[k]] || live[net->group_nodes[k]];
+	lz->any = palloc(Max(1, net->nnodes) * sizeof(int32));
+	for (int s = 0; s < net->norder && exact; s++)
+	{
+		int32		v = net->order[s];
+		bool		reads_tainted = false,
+					reads_lazy = false;
+
+		CHECK_FOR_INTERRUPTS();
+		if (v < 0)
+		{
+			/* a group reading a lazy node would be recomputed backward */
+			for (int k = net->group_start[-v - 1]; k < net->group_start[-v]; k++)
+				for (int32 r = net->rule_start[net->group_nodes[k]]; r < net->rule_start[net->group_nodes[k] + 1]; r++)
+					for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+						exact &= !lz->tainted[net->literals[l] >> 1];
+			continue;
+		}
+		for (int32 r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+			{
+				reads_tainted |= lz->tainted[net->literals[l] >> 1];
+				reads_lazy |= lz->lazy[net->literals[l] >> 1];
+			}
+		/* a legal node is checked from its own rules: what it reads must not need other moves */
+		if (legal_role[v] >= 0)
+		{
+			exact &= !reads_tainted;
+			lz->tainted[v] = lz->lazy[v];
+			continue;
+		}
+		lz->tainted[v] = reads_tainted;
+		exact &= !reads_tainted || !for_next[v];
+		if (reads_lazy)
+		{
+			exact &= any_of_legal(net, v, legal_role);
+			lz->any[lz->nany++] = v;
+		}
+	}
+	/* per legal node, the any-of nodes that read it */
+	lz->any_start = palloc_extended((net->nnodes + 1) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int a = 0; a < lz->nany && exact; a++)
+		for (int32 r = net->rule_start[lz->any[a]]; r < net->rule_start[lz->any[a] + 1]; r++)
+			lz->any_start[(net->literals[net->literal_start[r]] >> 1) + 1]++;
+	for (int32 v = 0; v < net->nnodes; v++)
+		lz->any_start[v + 1] += lz->any_start[v];
+	lz->any_of = palloc_extended(Max(1, lz->any_start[net->nnodes]) * sizeof(int32), MCXT_ALLOC_HUGE);
+	fill = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE);
+	memcpy(fill, lz->any_start, net->nnodes * sizeof(int32));
+	for (int a = 0; a < lz->nany && exact; a++)
+		for (int32 r = net->rule_start[lz->any[a]]; r < net->rule_start[lz->any[a] + 1]; r++)
+			lz->any_of[fill[net->literals[net->literal_start[r]] >> 1]++] = a;
+	pfree(fill);
+	pfree(live);
+	pfree(asked);
+	pfree(for_next);
+	return exact;
+}
+
+LazyLegal *
+lazy_legal_create(const Propnet *net, Size room)
+{
+	MemoryContext context,
+				caller;
+	LazyLegal  *lz;
+	double	   *cost;
+	bool	   *clocked;
+	int		   *legal_role;
+	int64		nlazy = 0,
+				n = 0;
+	int			most_inputs = 0;
+
+	if (net->prover != NULL)
+		return NULL;
+	context = AllocSetContextCreate(CurrentMemoryContext, "gametree GDL lazy legality", ALLOCSET_DEFAULT_SIZES);
+	caller = MemoryContextSwitchTo(context);
+	lz = palloc0(sizeof(LazyLegal));
+	lz->net = net;
+	lz->context = context;
+	lz->first_derived = net->nbase + net->ninputs;
+	cost = cone_costs(net);
+	clocked = reads_clock(net);
+	legal_role = legal_roles(net);
+	lz->lazy = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	lz->pseudo = *net;
+	lz->pseudo.literal_start = palloc_extended((net->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
+	lz->pseudo.literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32), MCXT_ALLOC_HUGE);
+	for (int32 v = 0; v < net->nnodes; v++)
+		for (int32 r = net->rule_start[v]; r < net->rule_start[v + 1]; r++)
+		{
+			lz->pseudo.literal_start[r] = n;
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+			{
+				int32		node = net->literals[l] >> 1;
+				bool		costly = legal_role[v] >= 0 && v >= lz->first_derived &&
+					node >= lz->first_derived && legal_role[node] < 0 && cost[node] >= LAZY_COST &&
+					!clocked[node];
+
+				if (!costly)
+					lz->pseudo.literals[n++] = net->literals[l];
+				lz->lazy[v] |= costly;
+				nlazy += costly;
+			}
+		}
+	lz->pseudo.literal_start[net->nrules] = n;
+	lz->tainted = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	if (nlazy == 0 || !forward_fits(&lz->pseudo, room) || !readers_checked(lz, legal_role))
+	{
+		MemoryContextSwitchTo(caller);
+		MemoryContextDelete(context);
+		return NULL;
+	}
+	pfree(cost);
+	pfree(clocked);
+	pfree(legal_role);
+	lz->stamp = palloc_extended(Max(1, net->nnodes) * sizeof(uint32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	lz->memo = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int role = 0; role < net->nroles; role++)
+		most_inputs = Max(most_inputs, net->role_inputs[role + 1] - net->role_inputs[role]);
+	lz->candidates = palloc(Max(1, most_inputs) * sizeof(int32));
+	lz->needs_fact = needed_facts(net);
+	lz->confirmed = palloc0(Max(1, lz->nany) * sizeof(uint32));
+	MemoryContextSwitchTo(caller);
+	return lz;
+}
+
+void
+lazy_legal_set_state(LazyLegal *lz, const uint64 *words)
+{
+	if (lz->forward == NULL)
+	{
+		MemoryContext caller = MemoryContextSwitchTo(lz->context);
+
+		lz->forward = forward_create(&lz->pseudo);
+		MemoryContextSwitchTo(caller);
+		lz->values = forward_values(lz->forward);
+	}
+	forward_set_state(lz->forward, words);
+	/* a new epoch forgets every memo; stamp 0 is no epoch's */
+	if (++lz->epoch == 0)
+	{
+		memset(lz->stamp, 0, Max(1, lz->net->nnodes) * sizeof(uint32));
+		memset(lz->confirmed, 0, Max(1, lz->nany) * sizeof(uint32));
+		lz->epoch = 1;
+	}
+}
+
+/*
+ * Whether node's value under the whole rules in the state set is known
+ * without its rules, into *value: the forward value where it is current
+ * and reads nothing lazy, a lazy legal node whose candidate fails, or the
+ * value found before in this state.
+ */
+static inline bool
+known(const LazyLegal *lz, int32 node, bool *value)
+{
+	if (node < lz->first_derived || (!lz->tainted[node] && forward_current(lz->forward, node)))
+		*value = lz->values[node];
+	else if ((lz->lazy[node] && !lz->values[node]) ||
+			 (lz->needs_fact[node] >= 0 && !lz->values[lz->needs_fact[node]]))
+		*value = false;
+	else if (lz->stamp[node] == lz->epoch)
+		*value = lz->memo[node];
+	else
+		return false;
+	return true;
+}
+
+/*
+ * node's value under the whole rules in the state set; a rule's literals
+ * known at once are looked at before any is evaluated from its own rules
+ * (chess.kif's threats read the attacker's square before its line).
+ */
+static bool
+holds(LazyLegal *lz, int32 node)
+{
+	const Propnet *net = lz->net;
+	bool		result = false;
+	if (known(lz, node, &result))
+		return result;
+	check_stack_depth();
+	for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1] && !result; r++)
+	{
+		int			first = net->literal_start[r],
+					end = net->literal_start[r + 1],
+					l;
+		bool		value;
+
+		for (l = first; l < end; l++)
+			if (known(lz, net->literals[l] >> 1, &value) && value == (net->literals[l] & 1))
+				break;
+		if (l < end)
+			continue;
+		for (l = first; l < end; l++)
+			if (holds(lz, net->literals[l] >> 1) == (net->literals[l] & 1))
+				break;
+		result = l == end;
+	}
+	lz->stamp[node] = lz->epoch;
+	lz->memo[node] = result;
+	return result;
+}
+
+bool
+lazy_legal_pick(LazyLegal *lz, pg_prng_state *prng, int32 *actions)
+{
+	const Propnet *net = lz->net;
+
+	lz->exact = true;
+	for (int role = 0; role < net->nroles; role++)
+	{
+		int			n = forward_legal(lz->forward, role, lz->candidates);
+
+		actions[role] = -1;
+		while (n > 0)
+		{
+			int			k = (int) pg_prng_uint64_range(prng, 0, n - 1);
+			int32		legal = net->input_legal[net->role_inputs[role] + lz->candidates[k]];
+			if (!lz->lazy[legal] || holds(lz, legal))
+			{
+				actions[role] = lz->candidates[k];
+				break;
+			}
+			lz->candidates[k] = lz->candidates[--n];
+		}
+		lz->exact &= actions[role] >= 0;
+		if (actions[role] >= 0)
+		{
+			int32		legal = net->input_legal[net->role_inputs[role] + actions[role]];
+
+			for (int32 e = lz->any_start[legal]; e < lz->any_start[legal + 1]; e++)
+				lz->confirmed[lz->any_of[e]] = lz->epoch;
+		}
+	}
+	/*
+	 * an any node awake and holding forward, none of whose moves was drawn,
+	 * may hold by candidates alone: what reads it is evaluated backward
+	 */
+	for (int a = 0; a < lz->nany && lz->exact; a++)
+		if (lz->confirmed[a] != lz->epoch && forward_current(lz->forward, lz->any[a]) &&
+			lz->values[lz->any[a]])
+			lz->exact = holds(lz, lz->any[a]);
+	return net->terminal < 0 || !(lz->exact ? lz->values[net->terminal] : holds(lz, net->terminal));
+}
+
+const uint64 *
+lazy_legal_next(LazyLegal *lz, const int32 *actions)
+{
+	int32		inputs[GT_MAX_ROLES];
+
+	for (int role = 0; role < lz->net->nroles; role++)
+		inputs[role] = lz->net->nbase + lz->net->role_inputs[role] + actions[role];
+	return forward_next(lz->forward, inputs, lz->net->nroles);
+}
+
+void
+lazy_legal_goals(LazyLegal *lz, int *goals)
+{
+	const Propnet *net = lz->net;
+
+	if (lz->exact)
+		forward_goals(lz->forward);
+	for (int role = 0; role < net->nroles; role++)
+		goals[role] = -1;
+	for (int i = 0; i < net->ngoals; i++)
+	{
+		bool		on = lz->exact ? lz->values[net->goals[i].node] : holds(lz, net->goals[i].node);
+
+		if (on)
+			goals[net->goals[i].role] = Max(goals[net->goals[i].role], net->goals[i].value);
+	}
+}
