@@ -20,6 +20,16 @@ bench_gdl_load_settings() {
 		echo "SET gametree.max_memory = '$BENCH_GDL_MEMORY'; SET gametree.gdl_memory = '$BENCH_GDL_MEMORY';"
 }
 
+# The path of the KIF file named $1 in test/data/gdl or test/data/games.
+bench_kif_of() {
+	local f
+	for f in "$GT_ROOT/test/data/gdl/$1.kif" "$GT_ROOT/test/data/games/$1.kif"; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	echo "no KIF file named $1" >&2
+	exit 1
+}
+
 # The median of the numbers on standard input, one a line.
 bench_median_of() {
 	sort -g | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'

@@ -36,22 +36,13 @@ if [ ${#files[@]} -eq 0 ]; then
 	done
 fi
 
-kif_of() {
-	local f
-	for f in "$GT_ROOT/test/data/gdl/$1.kif" "$GT_ROOT/test/data/games/$1.kif"; do
-		[ -f "$f" ] && { echo "$f"; return; }
-	done
-	echo "no KIF file named $1" >&2
-	exit 1
-}
-
 # One round of one build: "side file rules moves_per_second" per file.
 measure() {
 	local side=$1 dir=$2 file loaded
 	bench_install "$dir"
 	gt_fresh_database "$db"
 	for file in "${files[@]}"; do
-		loaded=$(gt_psql -d "$db" -qAt -v game="${file}_kif" -v kif="$(cat "$(kif_of "$file")")" \
+		loaded=$(gt_psql -d "$db" -qAt -v game="${file}_kif" -v kif="$(cat "$(bench_kif_of "$file")")" \
 			<<<"$(bench_gdl_load_settings) SELECT engine || ' ' || rules FROM gametree.load_game(:'game', :'kif');")
 		[ "${loaded%% *}" = network ] || { echo "$file: on the ${loaded%% *}, not a network" >&2; continue; }
 		for _ in $(seq "$BENCH_RUNS"); do

@@ -155,13 +155,9 @@ propnet_prune(Propnet *net)
 	pfree(group_number);
 }
 
-bool *
-propnet_move_dependent(const Propnet *net)
+void
+propnet_mark_readers(const Propnet *net, bool *marked)
 {
-	bool	   *moves = palloc0(Max(1, net->nnodes) * sizeof(bool));
-
-	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
-		moves[i] = true;
 	for (int s = 0; s < net->norder; s++)
 	{
 		int32		step = net->order[s];
@@ -174,12 +170,43 @@ propnet_move_dependent(const Propnet *net)
 			int32		node = step >= 0 ? step : net->group_nodes[k];
 
 			for (int l = net->literal_start[net->rule_start[node]]; l < net->literal_start[net->rule_start[node + 1]]; l++)
-				any |= moves[net->literals[l] >> 1];
+				any |= marked[net->literals[l] >> 1];
 		}
 		for (int k = first; k < last; k++)
-			moves[step >= 0 ? step : net->group_nodes[k]] = any;
+			marked[step >= 0 ? step : net->group_nodes[k]] = any;
 	}
+}
+
+bool *
+propnet_move_dependent(const Propnet *net)
+{
+	bool	   *moves = palloc0(Max(1, net->nnodes) * sizeof(bool));
+
+	for (int i = net->nbase; i < net->nbase + net->ninputs; i++)
+		moves[i] = true;
+	propnet_mark_readers(net, moves);
 	return moves;
+}
+
+double *
+propnet_cone_costs(const Propnet *net, const bool *counted)
+{
+	double	   *cost = palloc_extended(Max(1, net->nnodes) * sizeof(double), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int s = 0; s < net->norder; s++)
+	{
+		int32		node = net->order[s];
+
+		if (node < 0 || !counted[node])
+			continue;
+		for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
+		{
+			cost[node] += 1;
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				cost[node] += cost[net->literals[l] >> 1];
+		}
+	}
+	return cost;
 }
 
 bool *

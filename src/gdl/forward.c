@@ -1021,22 +1021,14 @@ static void
 order_derived_by_cost(Forward *f, const bool *live)
 {
 	const Propnet *net = f->net;
-	double	   *cost = palloc_extended(Max(1, net->nnodes) * sizeof(double), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *counted = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE);
+	double	   *cost;
 
-	for (int s = 0; s < net->norder; s++)
-	{
-		int32		node = net->order[s];
-
-		/* a cycle group's nodes are always awake: cost nothing */
-		if (node < 0 || node < f->first_derived || !live[node] || f->permanent[node])
-			continue;
-		for (int32 r = net->rule_start[node]; r < net->rule_start[node + 1]; r++)
-		{
-			cost[node] += 1;
-			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
-				cost[node] += cost[net->literals[l] >> 1];
-		}
-	}
+	/* a node always awake costs nothing: a cycle group's too */
+	for (int32 v = 0; v < net->nnodes; v++)
+		counted[v] = v >= f->first_derived && live[v] && !f->permanent[v];
+	cost = propnet_cone_costs(net, counted);
+	pfree(counted);
 	for (int32 g = 0; g < f->guarded_start[net->nnodes]; g++)
 		for (int32 d = f->derived_start[g] + 1; d < f->derived_start[g + 1]; d++)
 		{

@@ -104,6 +104,17 @@ extern void propnet_fold_copies(Propnet *net);
 extern bool *propnet_cone(const Propnet *net, int outputs);
 
 /*
+ * Marks, in dependency order, every derived node that reads a marked node
+ * (a cycle group as a whole), and unmarks the others.
+ */
+extern void propnet_mark_readers(const Propnet *net, bool *marked);
+/*
+ * Per node (palloc'd): the rules a derived node's cone counts, its own and
+ * its literals' costs, counted down the rules as though nothing were
+ * shared; nothing for a node not counted[], nor a cycle group's.
+ */
+extern double *propnet_cone_costs(const Propnet *net, const bool *counted);
+/*
  * Per node (palloc'd): whether the move can change it: the inputs, and the
  * nodes with a literal of one (a cycle group as a whole), in cone.c.
  */
