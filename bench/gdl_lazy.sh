@@ -7,9 +7,9 @@
 # playout to warm it, then BENCH_SECONDS of uniformly random playouts of
 # seed 1): state changes per second, the median of the rounds, and their
 # ratio.  "drawn" says whether the file's playouts draw lazily (20 games of
-# seed 1 differ from the listing's), its legal rules having costly literals
-# that only "any legal move" reads; the others play the same games either
-# way, and their ratio is the machine's noise.
+# seed 1 differ from the listing's in length or goals), its legal rules
+# having costly literals that only "any legal move" reads; the others play
+# the same games either way, and their ratio is the machine's noise.
 #
 #   bash bench/gdl_lazy.sh                     # about 6 minutes
 #   bash bench/gdl_lazy.sh chess chess4x4      # some files only
@@ -35,7 +35,7 @@ session() {
 
 games() {
 	gt_psql -d "$db" -qAt -v game="$1_kif" <<<"SET gametree.gdl_lazy_legality = $2;
-		SELECT states FROM gametree.playouts(:'game', max_playouts => 20, seed => 1);"
+		SELECT (utility, states) FROM gametree.playouts(:'game', max_playouts => 20, seed => 1);"
 }
 
 gt_setup

@@ -33,9 +33,8 @@ struct LazyLegal
 	bool	   *lazy;			/* per node: a legal node that lost a literal in pseudo */
 	bool	   *tainted;		/* per node: a lazy node, or one that depends on one */
 	int32	   *needs_fact;		/* per node: a fact every rule of it reads, or -1 */
-	uint32	   *stamp;			/* per node: the epoch memo holds */
-	uint8	   *memo;			/* per node: its value in the state of stamp */
-	uint32		epoch;			/* of the state set */
+	uint32	   *seen;			/* per node: epoch << 1 | its value then, once evaluated */
+	uint32		epoch;			/* of the state set, below 2^31 */
 	int32	   *candidates;		/* room for the inputs of any role */
 	int32	   *any;			/* the nodes that read lazy legal nodes, "any of these moves" */
 	int			nany;
@@ -285,8 +284,7 @@ lazy_legal_create(const Propnet *net, Size room)
 	pfree(cost);
 	pfree(clocked);
 	pfree(legal_role);
-	lz->stamp = palloc_extended(Max(1, net->nnodes) * sizeof(uint32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	lz->memo = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	lz->seen = palloc_extended(Max(1, net->nnodes) * sizeof(uint32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int role = 0; role < net->nroles; role++)
 		most_inputs = Max(most_inputs, net->role_inputs[role + 1] - net->role_inputs[role]);
 	lz->candidates = palloc(Max(1, most_inputs) * sizeof(int32));
@@ -308,10 +306,10 @@ lazy_legal_set_state(LazyLegal *lz, const uint64 *words)
 		lz->values = forward_values(lz->forward);
 	}
 	forward_set_state(lz->forward, words);
-	/* a new epoch forgets every memo; stamp 0 is no epoch's */
-	if (++lz->epoch == 0)
+	/* a new epoch forgets what was evaluated; epoch 0 is no state's */
+	if (++lz->epoch > PG_INT32_MAX)
 	{
-		memset(lz->stamp, 0, Max(1, lz->net->nnodes) * sizeof(uint32));
+		memset(lz->seen, 0, Max(1, lz->net->nnodes) * sizeof(uint32));
 		memset(lz->confirmed, 0, Max(1, lz->nany) * sizeof(uint32));
 		lz->epoch = 1;
 	}
@@ -319,20 +317,30 @@ lazy_legal_set_state(LazyLegal *lz, const uint64 *words)
 
 /*
  * Whether node's value under the whole rules in the state set is known
- * without its rules, into *value: the forward value where it is current
- * and reads nothing lazy, a lazy legal node whose candidate fails, or the
- * value found before in this state.
+ * without its rules, into *value: a fact's; false when a fact that every
+ * rule of node reads fails; the value evaluated before in this state; a
+ * lazy legal node's false when its candidate fails; the forward value
+ * where it is current and reads nothing lazy (asked last: it is a call).
  */
 static inline bool
 known(const LazyLegal *lz, int32 node, bool *value)
 {
-	if (node < lz->first_derived || (!lz->tainted[node] && forward_current(lz->forward, node)))
+	int32		fact = lz->needs_fact[node];
+
+	if (node < lz->first_derived)
 		*value = lz->values[node];
-	else if ((lz->lazy[node] && !lz->values[node]) ||
-			 (lz->needs_fact[node] >= 0 && !lz->values[lz->needs_fact[node]]))
+	else if (fact >= 0 && !lz->values[fact])
 		*value = false;
-	else if (lz->stamp[node] == lz->epoch)
-		*value = lz->memo[node];
+	else if ((lz->seen[node] >> 1) == lz->epoch)
+		*value = lz->seen[node] & 1;
+	else if (lz->tainted[node])
+	{
+		if (!lz->lazy[node] || lz->values[node])
+			return false;
+		*value = false;
+	}
+	else if (forward_current(lz->forward, node))
+		*value = lz->values[node];
 	else
 		return false;
 	return true;
@@ -368,8 +376,7 @@ holds(LazyLegal *lz, int32 node)
 				break;
 		result = l == end;
 	}
-	lz->stamp[node] = lz->epoch;
-	lz->memo[node] = result;
+	lz->seen[node] = lz->epoch << 1 | result;
 	return result;
 }
 
