@@ -23,6 +23,22 @@
  */
 #define LAZY_COST 32
 
+/*
+ * A literal that this many legal rules read stays in the candidates'
+ * rules, unless its rules read facts alone: forward it is evaluated once
+ * for all of them, backward again for each move drawn, at the cost of its
+ * cone.  englishDraughts.kif's simple moves all read whether a jump is
+ * anywhere to be made (5 nodes, 128 to 255 readers each, a cone of
+ * derived nodes): left out, its random playouts ran 0.79 to 0.96 times as
+ * fast.  chess.kif's king safety is read by the moves from one square or
+ * by one capture (1 to 63 readers); its `in_check` by every move of a
+ * side (2,048 to 4,095), a node of the check facts alone: left out,
+ * backward it is a look at those facts, and forward no legal rule's
+ * counter turns with it (13,554 entries a flip): 1.23 times as fast
+ * (150 games, medians of 3 alternated).
+ */
+#define LAZY_READERS 64
+
 struct LazyLegal
 {
 	const Propnet *net;			/* the whole rules */
@@ -116,6 +132,16 @@ reads_clock(const Propnet *net)
 	pfree(moves);
 	pfree(clock);
 	return reads;
+}
+
+/* Whether every literal of node's rules is a fact. */
+static bool
+of_facts(const Propnet *net, int32 node)
+{
+	for (int l = net->literal_start[net->rule_start[node]]; l < net->literal_start[net->rule_start[node + 1]]; l++)
+		if ((net->literals[l] >> 1) >= net->nbase)
+			return false;
+	return true;
 }
 
 /* Per node: the role whose legal node it is, or -1. */
@@ -237,6 +263,7 @@ lazy_legal_create(const Propnet *net, Size room)
 	double	   *cost;
 	bool	   *clocked;
 	int		   *legal_role;
+	int32	   *legal_readers;
 	int64		nlazy = 0,
 				n = 0;
 	int			most_inputs = 0;
@@ -252,7 +279,13 @@ lazy_legal_create(const Propnet *net, Size room)
 	cost = cone_costs(net);
 	clocked = reads_clock(net);
 	legal_role = legal_roles(net);
+	legal_readers = palloc_extended(Max(1, net->nnodes) * sizeof(int32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	lz->lazy = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	/* how many legal rules read each node: LAZY_READERS */
+	for (int32 v = 0; v < net->nnodes; v++)
+		for (int32 r = net->rule_start[v]; legal_role[v] >= 0 && r < net->rule_start[v + 1]; r++)
+			for (int l = net->literal_start[r]; l < net->literal_start[r + 1]; l++)
+				legal_readers[net->literals[l] >> 1]++;
 	lz->pseudo = *net;
 	lz->pseudo.literal_start = palloc_extended((net->nrules + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
 	lz->pseudo.literals = palloc_extended(Max(1, net->literal_start[net->nrules]) * sizeof(int32), MCXT_ALLOC_HUGE);
@@ -265,6 +298,7 @@ lazy_legal_create(const Propnet *net, Size room)
 				int32		node = net->literals[l] >> 1;
 				bool		costly = legal_role[v] >= 0 && v >= lz->first_derived &&
 					node >= lz->first_derived && legal_role[node] < 0 && cost[node] >= LAZY_COST &&
+					(legal_readers[node] < LAZY_READERS || of_facts(net, node)) &&
 					!clocked[node];
 
 				if (!costly)
@@ -284,6 +318,7 @@ lazy_legal_create(const Propnet *net, Size room)
 	pfree(cost);
 	pfree(clocked);
 	pfree(legal_role);
+	pfree(legal_readers);
 	lz->seen = palloc_extended(Max(1, net->nnodes) * sizeof(uint32), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (int role = 0; role < net->nroles; role++)
 		most_inputs = Max(most_inputs, net->role_inputs[role + 1] - net->role_inputs[role]);
