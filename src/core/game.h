@@ -95,6 +95,14 @@ typedef struct GameSolveCall
 	int			line_length;	/* moves of the principal line in line, 0 when not exact */
 } GameSolveCall;
 
+/* What Game.random_move did. */
+typedef enum GtDraw
+{
+	GT_DRAW_MOVE,				/* drew a move */
+	GT_DRAW_END,				/* the state is terminal */
+	GT_DRAW_LIST				/* drew nothing: the caller draws among legal()'s moves */
+} GtDraw;
+
 struct Game
 {
 	const char *name;			/* registry key: gametree.initial('name') */
@@ -150,14 +158,15 @@ struct Game
 	void		(*heuristic) (const Game *game, const GameState *state, double *values);
 
 	/*
-	 * Optional, for random playouts (may be NULL: legal() and a uniform
-	 * draw among its moves): false exactly when the state is terminal, else
-	 * true and a uniformly random legal joint move in *move, drawn with
-	 * prng.  For a game that decides at less cost whether one move is legal
-	 * than which moves are (chess.kif's king safety, lazy_legal.h); goals()
-	 * then follows at the terminal state.
+	 * Optional, for random playouts (may be NULL: always GT_DRAW_LIST): a
+	 * uniformly random legal joint move of a state, drawn with prng into
+	 * *move (GT_DRAW_MOVE), or GT_DRAW_END at a terminal state, or
+	 * GT_DRAW_LIST to leave the draw to legal().  For a game that decides
+	 * at less cost whether one move is legal than which moves are
+	 * (chess.kif's king safety, gdl/lazy_legal.h); goals() then follows at
+	 * the terminal state.
 	 */
-	bool		(*random_move) (const Game *game, const GameState *state, pg_prng_state *prng,
+	GtDraw		(*random_move) (const Game *game, const GameState *state, pg_prng_state *prng,
 								GameMove *move);
 
 	/*

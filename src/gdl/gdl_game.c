@@ -45,7 +45,6 @@ typedef struct GdlRules
 	Size		lazy_room;		/* the memory it may take */
 	uint64	   *lazy_words;		/* the state lazy is at */
 	bool		lazy_valid;
-	GameMove   *moves;			/* random_move's joint moves with gametree.gdl_lazy_legality off */
 	uint8	   *values;			/* the prover's evaluation */
 	const uint8 *truth;			/* per node, in the state evaluated: values or the network's */
 	uint32		phases_done;	/* of the state evaluated */
@@ -236,39 +235,34 @@ lazy_at(const GdlRules *r, const GameState *state)
 
 bool		gdl_lazy_legality = true;
 
-static bool
+static GtDraw
 gdl_random_move(const Game *game, const GameState *state, pg_prng_state *prng, GameMove *move)
 {
 	GdlRules   *r = rules_of(game);
 	int32		actions[GT_MAX_ROLES];
 	bool		over;
 
-	if (gdl_lazy_legality && !r->lazy_tried && r->forward != NULL)
+	/*
+	 * made on first use, in the game's memory: a backend that plays no
+	 * playout spares its analysis; tried once, so that an error in the
+	 * middle (an interrupt) leaves the listing
+	 */
+	if (gdl_lazy_legality && !r->lazy_tried)
 	{
-		/* made on first use, in the game's memory: a backend that plays no playout spares its analysis */
-		MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext(r));
-
-		/* tried once: an error in the middle (interrupted) leaves the exact draw */
 		r->lazy_tried = true;
-		r->lazy = lazy_legal_create(r->net, r->lazy_room);
-		if (r->lazy != NULL)
-			r->lazy_words = palloc(r->nwords * sizeof(uint64));
-		MemoryContextSwitchTo(caller);
-	}
-	r->lazy_tried |= gdl_lazy_legality;	/* the prover: nothing to try */
-	if (!gdl_lazy_legality || r->lazy == NULL)
-	{
-		/* as search_playout draws without the hook: the same games on the network and the prover */
-		int			n;
+		if (r->forward != NULL)
+		{
+			MemoryContext caller = MemoryContextSwitchTo(GetMemoryChunkContext(r));
 
-		if (r->moves == NULL)
-			r->moves = MemoryContextAlloc(GetMemoryChunkContext(r), game->max_moves * sizeof(GameMove));
-		n = gdl_legal(game, state, r->moves);
-		if (n == 0)
-			return false;
-		*move = r->moves[pg_prng_uint64_range(prng, 0, n - 1)];
-		return true;
+			r->lazy = lazy_legal_create(r->net, r->lazy_room);
+			if (r->lazy != NULL)
+				r->lazy_words = palloc(r->nwords * sizeof(uint64));
+			MemoryContextSwitchTo(caller);
+		}
 	}
+	/* listed: the same games on the network and the prover */
+	if (!gdl_lazy_legality || r->lazy == NULL)
+		return GT_DRAW_LIST;
 	/* invalid until the state is reached: an error on the way leaves it anywhere */
 	r->lazy_valid = false;
 	lazy_legal_set_state(r->lazy, (const uint64 *) state->data);
@@ -276,7 +270,7 @@ gdl_random_move(const Game *game, const GameState *state, pg_prng_state *prng, G
 	over = !lazy_legal_pick(r->lazy, prng, actions);
 	r->lazy_valid = true;
 	if (over)
-		return false;
+		return GT_DRAW_END;
 	*move = 0;
 	for (int role = 0; role < game->nroles; role++)
 	{
@@ -284,7 +278,7 @@ gdl_random_move(const Game *game, const GameState *state, pg_prng_state *prng, G
 			report_no_legal_move(game, role);
 		*move |= (GameMove) actions[role] << r->shift[role];
 	}
-	return true;
+	return GT_DRAW_MOVE;
 }
 
 static void

@@ -15,19 +15,18 @@ search_playout(const Game *game, GameState **state, GameState **scratch, GameMov
 	{
 		GameState  *swap;
 		GameMove	move = 0;
-		bool		over;
+		GtDraw		draw = game->random_move != NULL ?
+			game->random_move(game, *state, prng, &move) : GT_DRAW_LIST;
 
-		if (game->random_move != NULL)
-			over = !game->random_move(game, *state, prng, &move);
-		else
+		if (draw == GT_DRAW_LIST)
 		{
 			int			n = game->legal(game, *state, legal);
 
-			over = n == 0;
-			if (!over)
+			draw = n == 0 ? GT_DRAW_END : GT_DRAW_MOVE;
+			if (n > 0)
 				move = legal[pg_prng_uint64_range(prng, 0, n - 1)];
 		}
-		if (over)
+		if (draw == GT_DRAW_END)
 		{
 			int			goals[GT_MAX_ROLES];
 
