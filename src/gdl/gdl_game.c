@@ -288,29 +288,22 @@ gdl_next(const Game *game, const GameState *state, GameMove move, GameState *out
 	const Propnet *net = r->net;
 	int32		inputs[GT_MAX_ROLES];
 	uint64	   *words = (uint64 *) out->data;
+	bool		lazy = lazy_at(r, state);
 	bool		done;
 
 	/* Given up: the state itself, a state of the right size, never looked at. */
-	if (!lazy_at(r, state) && !evaluate(game, state, PHASE_TERMINAL))
+	if (!lazy && !evaluate(game, state, PHASE_TERMINAL))
 	{
 		gt_state_copy(out, state);
 		return;
 	}
 	for (int role = 0; role < game->nroles; role++)
 		inputs[role] = net->nbase + net->role_inputs[role] + ((move >> r->shift[role]) & r->mask[role]);
-	if (lazy_at(r, state))
+	/* from a random move's state, the lazy evaluation is there already */
+	if (lazy || r->forward != NULL)
 	{
-		int32		actions[GT_MAX_ROLES];
-
-		for (int role = 0; role < game->nroles; role++)
-			actions[role] = (move >> r->shift[role]) & r->mask[role];
-		memcpy(words, lazy_legal_next(r->lazy, actions), r->nwords * sizeof(uint64));
-		out->size = r->nwords * sizeof(uint64);
-		return;
-	}
-	if (r->forward != NULL)
-	{
-		memcpy(words, forward_next(r->forward, inputs, game->nroles), r->nwords * sizeof(uint64));
+		memcpy(words, lazy ? lazy_legal_next(r->lazy, inputs) : forward_next(r->forward, inputs, game->nroles),
+			   r->nwords * sizeof(uint64));
 		out->size = r->nwords * sizeof(uint64);
 		return;
 	}

@@ -4,7 +4,6 @@
  */
 #include "postgres.h"
 
-#include "core/game.h"
 #include "gdl/lazy_legal.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -44,7 +43,7 @@ struct LazyLegal
 	const Propnet *net;			/* the whole rules */
 	Propnet		pseudo;			/* net, its legal rules without their costly literals */
 	Forward    *forward;		/* pseudo's evaluation, made on first use */
-	MemoryContext context;		/* where forward is made: the game's */
+	MemoryContext context;		/* its own, where forward is made too */
 	const uint8 *values;		/* forward's */
 	bool	   *lazy;			/* per node: a legal node that lost a literal in pseudo */
 	bool	   *tainted;		/* per node: a lazy node, or one that depends on one */
@@ -391,6 +390,7 @@ holds(LazyLegal *lz, int32 node)
 {
 	const Propnet *net = lz->net;
 	bool		result = false;
+
 	if (known(lz, node, &result))
 		return result;
 	check_stack_depth();
@@ -458,12 +458,8 @@ lazy_legal_pick(LazyLegal *lz, pg_prng_state *prng, int32 *actions)
 }
 
 const uint64 *
-lazy_legal_next(LazyLegal *lz, const int32 *actions)
+lazy_legal_next(LazyLegal *lz, const int32 *inputs)
 {
-	int32		inputs[GT_MAX_ROLES];
-
-	for (int role = 0; role < lz->net->nroles; role++)
-		inputs[role] = lz->net->nbase + lz->net->role_inputs[role] + actions[role];
 	return forward_next(lz->forward, inputs, lz->net->nroles);
 }
 

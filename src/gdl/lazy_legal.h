@@ -46,8 +46,8 @@ extern void lazy_legal_set_state(LazyLegal *lz, const uint64 *words);
  */
 extern bool lazy_legal_pick(LazyLegal *lz, pg_prng_state *prng, int32 *actions);
 
-/* The next state from the state set, with the roles' actions, as forward_next. */
-extern const uint64 *lazy_legal_next(LazyLegal *lz, const int32 *actions);
+/* The next state from the state set, with an input node a role, as forward_next. */
+extern const uint64 *lazy_legal_next(LazyLegal *lz, const int32 *inputs);
 
 /* The goals of the state set (terminal by lazy_legal_pick), per role the best value that holds, or -1. */
 extern void lazy_legal_goals(LazyLegal *lz, int *goals);
