@@ -228,8 +228,8 @@ emit_solution(Join *j)
 	}
 	if (gj->read_heads_only)
 	{
-		/* a head that is read is a term already: looked up, never made */
-		head = join_substitute(j, rule->head, false);
+		/* a head that is read is a term already: looked up, never made (once, when bound early) */
+		head = j->head_bound ? j->head_atom : join_substitute(j, rule->head, false);
 		if (head == NO_TERM || !is_read(g, head))
 		{
 			/* counted all the same: the choice to split a rule is made on its solutions */
@@ -241,7 +241,7 @@ emit_solution(Join *j)
 	if (g->over_budget)
 		return;
 	if (head == NO_TERM)
-		head = join_substitute(j, rule->head, true);
+		head = j->head_bound && j->head_atom != NO_TERM ? j->head_atom : join_substitute(j, rule->head, true);
 	if (!gj->instantiate)
 	{
 		if (tuples_add(g, rule->relation, head))
