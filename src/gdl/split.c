@@ -161,20 +161,18 @@ project_literals(const Program *p, const Rule *rule, const bool *in_head, int *p
 	return projected;
 }
 
-RuleSplit *
-rule_split(Program *p, const Rule *rule, int number)
+/*
+ * Fills part[] (per body literal: its part, or -1 for the main body; in_head
+ * the head's variables) and says whether the rule splits.
+ */
+static bool
+split_parts(const Program *p, const Rule *rule, bool *in_head, int *part)
 {
 	int			nv = Max(1, rule->nvariables);
 	int			nbody = rule->nbody;
-	bool	   *in_head = palloc0(nv * sizeof(bool));
 	bool	   *seen = palloc(nv * sizeof(bool));
-	bool	   *outside = palloc(nv * sizeof(bool));
 	int		   *first_literal = palloc(nv * sizeof(int));	/* per variable not in the head */
 	int		   *parent = palloc(Max(1, nbody) * sizeof(int));
-	int		   *part = palloc(Max(1, nbody) * sizeof(int));
-	int		   *part_number = palloc(Max(1, 2 * nbody) * sizeof(int));
-	RuleSplit  *s;
-	int			nmain = 0;
 	bool		split;
 
 	term_mark_variables(p->terms, rule->head, in_head);
@@ -226,17 +224,44 @@ rule_split(Program *p, const Rule *rule, int number)
 		for (int v = 0; v < rule->nvariables && one; v++)
 			one = !in_head[v] || seen[v];
 		if (one)
-		{
-			for (int k = 0; k < nbody; k++)
-				part[k] = -1;
 			split = false;
-		}
 	}
 	if (!split)
 		for (int k = 0; k < nbody; k++)
 			part[k] = -1;
 	split |= project_literals(p, rule, in_head, part, nbody);
-	if (!split)
+	pfree(seen);
+	pfree(first_literal);
+	pfree(parent);
+	return split;
+}
+
+bool
+rule_splits(const Program *p, const Rule *rule)
+{
+	bool	   *in_head = palloc0(Max(1, rule->nvariables) * sizeof(bool));
+	int		   *part = palloc(Max(1, rule->nbody) * sizeof(int));
+	bool		split = split_parts(p, rule, in_head, part);
+
+	pfree(in_head);
+	pfree(part);
+	return split;
+}
+
+RuleSplit *
+rule_split(Program *p, const Rule *rule, int number)
+{
+	int			nv = Max(1, rule->nvariables);
+	int			nbody = rule->nbody;
+	bool	   *in_head = palloc0(nv * sizeof(bool));
+	bool	   *seen = palloc(nv * sizeof(bool));
+	bool	   *outside = palloc(nv * sizeof(bool));
+	int		   *part = palloc(Max(1, nbody) * sizeof(int));
+	int		   *part_number = palloc(Max(1, 2 * nbody) * sizeof(int));
+	RuleSplit  *s;
+	int			nmain = 0;
+
+	if (!split_parts(p, rule, in_head, part))
 		return NULL;
 
 	s = palloc0(sizeof(RuleSplit));

@@ -38,4 +38,7 @@ typedef struct RuleSplit
  */
 extern RuleSplit *rule_split(Program *p, const Rule *rule, int number);
 
+/* Whether rule_split would split rule (it makes nothing). */
+extern bool rule_splits(const Program *p, const Rule *rule);
+
 #endif
