@@ -18,8 +18,9 @@
 #
 # BENCH_GDL_MEMORY, when set, is the gametree.gdl_memory (and max_memory)
 # the files are loaded with: at the 1GB default chess.kif is on its network.
-source "$(dirname "$0")/bench.sh"
+# before bench.sh, whose default (5) would take its place
 BENCH_RUNS=${BENCH_RUNS:-3}
+source "$(dirname "$0")/bench.sh"
 BENCH_SECONDS=${BENCH_SECONDS:-3}
 gt_setup
 gt_fresh_database gametree_bench
