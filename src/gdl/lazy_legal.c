@@ -425,7 +425,8 @@ lazy_legal_create(const Propnet *net, Size room)
 			}
 		}
 	lz->pseudo.literal_start[net->nrules] = n;
-	keep_distinct_rules(lz);
+	if (nlazy > 0)
+		keep_distinct_rules(lz);
 	lz->tainted = palloc_extended(Max(1, net->nnodes), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	if (nlazy == 0 || !forward_fits(&lz->pseudo, room) || !readers_checked(lz, legal_role))
 	{
