@@ -4,7 +4,6 @@
  */
 #include "postgres.h"
 
-#include "common/hashfn.h"
 #include "gdl/intsets.h"
 #include "gdl/lazy_legal.h"
 #include "miscadmin.h"
@@ -155,69 +154,40 @@ of_facts(const Propnet *net, int32 node)
  * to 1.10 times since it is kept awake (forward.c).
  */
 
-/* The node's rules' literals, each rule's sorted, for compare_rules. */
-static const int32 *rules_literals;
-static const int32 *rules_start;
-static const uint32 *rules_hash;
-
-static int
-compare_rules(const void *a, const void *b)
-{
-	int32		x = *(const int32 *) a;
-	int32		y = *(const int32 *) b;
-	int			nx = rules_start[x + 1] - rules_start[x],
-				ny = rules_start[y + 1] - rules_start[y];
-
-	if (rules_hash[x] != rules_hash[y])
-		return rules_hash[x] < rules_hash[y] ? -1 : 1;
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
-	return memcmp(rules_literals + rules_start[x], rules_literals + rules_start[y], nx * sizeof(int32));
-}
-
 /*
  * Writes the m rules of a lazy legal node, pseudo's from first on, each
- * distinct one once, at *nrules and *nliterals.
+ * distinct set of literals once (in the order first met), at *nrules and
+ * *nliterals.
  */
 static void
 write_distinct_rules(Propnet *pseudo, int32 first, int32 m, int32 *nrules, int32 *nliterals)
 {
 	int32		lits = pseudo->literal_start[first + m] - pseudo->literal_start[first];
-	int32	   *sorted = palloc_extended(Max(1, lits) * sizeof(int32), MCXT_ALLOC_HUGE);
+	int32	   *copy = palloc_extended(Max(1, lits) * sizeof(int32), MCXT_ALLOC_HUGE);
 	int32	   *start = palloc_extended((m + 1) * sizeof(int32), MCXT_ALLOC_HUGE);
-	uint32	   *hash = palloc_extended(m * sizeof(uint32), MCXT_ALLOC_HUGE);
-	int32	   *order = palloc_extended(m * sizeof(int32), MCXT_ALLOC_HUGE);
+	IntSets		sets;
 
 	/* read before written: the rules written so far end at or before these */
 	for (int32 r = 0; r <= m; r++)
 		start[r] = pseudo->literal_start[first + r] - pseudo->literal_start[first];
-	memcpy(sorted, pseudo->literals + pseudo->literal_start[first], lits * sizeof(int32));
+	memcpy(copy, pseudo->literals + pseudo->literal_start[first], lits * sizeof(int32));
+	intsets_init(&sets);
 	for (int32 r = 0; r < m; r++)
 	{
-		qsort(sorted + start[r], start[r + 1] - start[r], sizeof(int32), intsets_member_order);
-		hash[r] = start[r + 1] - start[r];
-		for (int l = start[r]; l < start[r + 1]; l++)
-			hash[r] = hash_combine(hash[r], murmurhash32((uint32) sorted[l]));
-		order[r] = r;
-	}
-	rules_literals = sorted;
-	rules_start = start;
-	rules_hash = hash;
-	qsort(order, m, sizeof(int32), compare_rules);
-	for (int32 i = 0; i < m; i++)
-	{
-		int32		r = order[i];
+		int32	   *literals = copy + start[r];
+		int			n = intsets_sort_unique(literals, start[r + 1] - start[r]);
+		int			made = sets.n;
 
-		if (i > 0 && compare_rules(&order[i - 1], &order[i]) == 0)
+		intsets_add(&sets, literals, n);
+		if (sets.n == made)
 			continue;
 		pseudo->literal_start[(*nrules)++] = *nliterals;
-		memcpy(pseudo->literals + *nliterals, sorted + start[r], (start[r + 1] - start[r]) * sizeof(int32));
-		*nliterals += start[r + 1] - start[r];
+		memcpy(pseudo->literals + *nliterals, literals, n * sizeof(int32));
+		*nliterals += n;
 	}
-	pfree(sorted);
+	intsets_free(&sets);
+	pfree(copy);
 	pfree(start);
-	pfree(hash);
-	pfree(order);
 }
 
 /*
