@@ -222,7 +222,7 @@ COMMENT ON PROCEDURE @extschema@.solve(text, jsonb, interval, bigint) IS
 'or gametree.search_memory; resumable';
 
 COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
-'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than half of gametree.gdl_memory)';
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than half of gametree.gdl_memory or was not built within gametree.gdl_network_time)';
 
 -- The compiled network beside the description: a new backend reads it
 -- instead of grounding the rules again.  Games loaded before keep NULL and
@@ -241,3 +241,16 @@ EXCEPTION WHEN feature_not_supported THEN
     NULL;
 END
 $$;
+
+COMMENT ON TABLE @extschema@.gdl_games IS
+'One row per game loaded from GDL: its KIF text, roles, the engine load_game chose (every backend compiles the game for it), who loaded it and when; written by load_game, compile_network and unload_game only';
+
+CREATE FUNCTION @extschema@.compile_network(name text,
+                                            OUT game text, OUT roles text[], OUT facts integer,
+                                            OUT actions integer, OUT rules integer, OUT nodes integer,
+                                            OUT engine text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gametree_compile_network'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.compile_network(text) IS
+'Compiles the network of a loaded game and stores it in gametree.gdl_games as its engine, for a game that load_game left on the prover (gametree.gdl_network_time, gametree.gdl_memory); fails when the network still does not fit or is late, for a game on the prover while trees use it, and for roles other than the one that loaded it (or a superuser)';

@@ -314,7 +314,8 @@ COMMENT ON TABLE @extschema@.grow_progress IS
 GRANT SELECT ON @extschema@.grow_progress TO PUBLIC;
 
 -- Games loaded from GDL.  Like the tree catalogs, gdl_games is read by all
--- and written by load_game and unload_game alone, as the extension's owner.
+-- and written by load_game, compile_network and unload_game alone, as the
+-- extension's owner.
 
 CREATE TABLE @extschema@.gdl_games (
     name        text PRIMARY KEY,
@@ -328,7 +329,7 @@ CREATE TABLE @extschema@.gdl_games (
     network     bytea
 );
 COMMENT ON TABLE @extschema@.gdl_games IS
-'One row per game loaded from GDL: its KIF text, roles, the engine load_game chose (every backend compiles the game for it), who loaded it and when; written by load_game and unload_game only';
+'One row per game loaded from GDL: its KIF text, roles, the engine load_game chose (every backend compiles the game for it), who loaded it and when; written by load_game, compile_network and unload_game only';
 -- Names differ in more than case: GDL's symbols are case-insensitive, and
 -- CHESS beside chess would read as the built-in game.
 CREATE UNIQUE INDEX gdl_games_lower_name ON @extschema@.gdl_games (pg_catalog.lower(name));
@@ -358,7 +359,17 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'gametree_load_game'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION @extschema@.load_game(text, text) IS
-'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than half of gametree.gdl_memory)';
+'Parses, checks and compiles a GDL game description (KIF text) and stores it in gametree.gdl_games under name, for every session; returns its roles, the size of the compiled rules and the engine that evaluates them (network, or prover when the network would need more than half of gametree.gdl_memory or was not built within gametree.gdl_network_time)';
+
+CREATE FUNCTION @extschema@.compile_network(name text,
+                                            OUT game text, OUT roles text[], OUT facts integer,
+                                            OUT actions integer, OUT rules integer, OUT nodes integer,
+                                            OUT engine text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gametree_compile_network'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION @extschema@.compile_network(text) IS
+'Compiles the network of a loaded game and stores it in gametree.gdl_games as its engine, for a game that load_game left on the prover (gametree.gdl_network_time, gametree.gdl_memory); fails when the network still does not fit or is late, for a game on the prover while trees use it, and for roles other than the one that loaded it (or a superuser)';
 
 CREATE FUNCTION @extschema@.unload_game(name text)
 RETURNS void

@@ -10,6 +10,7 @@
 #define GAMETREE_GDL_H
 
 #include "core/game.h"
+#include "datatype/timestamp.h"
 #include "utils/tuplestore.h"
 
 /* Most joint moves of one GDL state: bounds the move arrays of search. */
@@ -22,7 +23,8 @@ typedef struct GdlStats
 	int			actions;		/* of all roles */
 	int			rules;			/* ground rules */
 	int			nodes;			/* nodes of the network */
-	bool		prover;			/* evaluated by the prover: the network would not fit */
+	bool		prover;			/* evaluated by the prover: the network would not fit, or was late */
+	bool		network_late;	/* the network was given up at its deadline */
 } GdlStats;
 
 /* The engine of a compiled game, as gametree.gdl_games.engine names it. */
@@ -64,10 +66,12 @@ typedef enum GdlEngine
  * current memory context (a context of its own, which it then owns);
  * ereports any fault.  memory_limit bounds grounding.  load_game compiles
  * with GDL_ENGINE_AUTO and stores the engine chosen; backends compile the
- * stored game with that engine, without trying the network again.
+ * stored game with that engine, without trying the network again.  With
+ * GDL_ENGINE_AUTO, a network not grounded and built by network_deadline
+ * (0: none) is given up for the prover, as one too large is.
  */
 extern const Game *gdl_compile(const char *name, const char *kif, GdlEngine engine,
-							   Size memory_limit, GdlStats *stats);
+							   Size memory_limit, TimestampTz network_deadline, GdlStats *stats);
 
 /*
  * The compiled network of a game, as bytes that gdl_compile_stored reads
@@ -107,6 +111,15 @@ extern void gdl_release_game(const Game *game);
  * a text Datum, perhaps still toasted: its size is checked before it is read.
  */
 extern const Game *gdl_load_game(const char *name, Datum kif, GdlStats *stats);
+
+/*
+ * compile_network: compiles the network of a loaded game (as load_game
+ * would, with the settings of this call) and stores it, making it the
+ * game's engine; refused unless the caller loaded the game (or is a
+ * superuser), for a game on the prover while trees use it, and when the
+ * network does not fit or is late (ereports).
+ */
+extern const Game *gdl_compile_network(text *name, GdlStats *stats);
 
 /*
  * unload_game: deletes a game that no tree uses, for the role that loaded

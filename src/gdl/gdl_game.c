@@ -1065,32 +1065,43 @@ game_of_network(const char *name, Propnet *net, TermStore *terms, char **role_na
 
 const Game *
 gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_limit,
-			GdlStats *stats)
+			TimestampTz network_deadline, GdlStats *stats)
 {
 	MemoryContext game_cxt = CurrentMemoryContext;
 	MemoryContext work = AllocSetContextCreate(game_cxt, "gametree GDL grounding",
 											   ALLOCSET_DEFAULT_SIZES);
 	Program    *p;
 	Grounding  *g;
-	Propnet    *net;
-	TermId	   *roles;
-	int			nroles;
+	Propnet    *net = NULL;
+	TermId	   *roles = NULL;
+	int			nroles = 0;
 	TermStore  *terms;
 	char	  **role_names;
+	const Game *game;
 	Size		used;
+	GtClock		clock;
+	bool		late;
 
 	MemoryContextSwitchTo(work);
 	p = program_build(name, kif);
+	/* the clock stops before the prover is compiled, which it would make give up */
+	if (engine == GDL_ENGINE_AUTO && network_deadline != 0)
+		gt_clock_start(&clock, network_deadline);
 	g = engine == GDL_ENGINE_PROVER ? NULL :
-		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / GDL_NETWORK_SHARE, true);
+		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / GDL_NETWORK_SHARE, true,
+					   engine == GDL_ENGINE_AUTO && network_deadline != 0 ? &clock : NULL);
 	if (g != NULL && !g->over_budget)
 	{
 		roles = role_terms(g, &nroles);
 		net = propnet_build(g, roles, nroles);
 		/* the network is built beside its grounding, and evaluated with counters as large: all count */
 		used = MemoryContextMemAllocated(work, true);
-		g->over_budget = used > memory_limit || !forward_fits(net, memory_limit - used);
+		if (net != NULL)
+			g->over_budget = used > memory_limit || !forward_fits(net, memory_limit - used);
 	}
+	if (engine == GDL_ENGINE_AUTO && network_deadline != 0)
+		gt_clock_stop();
+	late = g != NULL && g->over_time;
 	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -1101,12 +1112,12 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 		MemoryContextSwitchTo(game_cxt);
 	else
 	{
-		/* too large a network: the prover, which the game keeps with its grounding */
+		/* too large a network, or too slow to build: the prover, which the game keeps with its grounding */
 		MemoryContextSwitchTo(game_cxt);
 		MemoryContextDelete(work);
 		work = NULL;
 		p = program_build(name, kif);
-		g = ground_program(p, memory_limit, false);
+		g = ground_program(p, memory_limit, false, NULL);
 		roles = role_terms(g, &nroles);
 		net = propnet_outputs(g, roles, nroles);
 		net->prover = prover_create(g, net, roles);
@@ -1119,7 +1130,10 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 		role_names[i] = pstrdup(g->terms->names[term_functor(g->terms, roles[i])]);
 	if (work != NULL)
 		MemoryContextDelete(work);
-	return game_of_network(name, net, terms, role_names, nroles, memory_limit, stats);
+	game = game_of_network(name, net, terms, role_names, nroles, memory_limit, stats);
+	if (stats != NULL)
+		stats->network_late = late;
+	return game;
 }
 
 bytea *

@@ -13,6 +13,7 @@
 #include "gdl/unlike.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 /* "name/arity (n atoms), ..." of the three relations with the most atoms. */
 static char *
@@ -47,6 +48,8 @@ static void
 check_memory(Grounding *g, Size more)
 {
 	CHECK_FOR_INTERRUPTS();
+	if (g->clock != NULL && gt_clock_expired(g->clock))
+		g->over_budget = g->over_time = true;
 	if (MemoryContextMemAllocated(g->cxt, true) + more <= g->memory_limit)
 		return;
 	if (g->network)
@@ -906,8 +909,16 @@ domain_relations(const Program *p, const Rule *const *domain_rules)
 	return needed;
 }
 
+bool
+ground_past_deadline(Grounding *g)
+{
+	if (g->clock != NULL && g->clock->deadline != 0 && GetCurrentTimestamp() >= g->clock->deadline)
+		g->over_budget = g->over_time = true;
+	return g->over_time;
+}
+
 Grounding *
-ground_program(Program *p, Size memory_limit, bool network)
+ground_program(Program *p, Size memory_limit, bool network, GtClock *clock)
 {
 	Grounding  *g = palloc0(sizeof(Grounding));
 	const Rule **rules;
@@ -945,6 +956,7 @@ ground_program(Program *p, Size memory_limit, bool network)
 	g->touched_stamp = palloc_extended(p->nrelations * sizeof(int), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	g->memory_limit = memory_limit;
 	g->network = network;
+	g->clock = network ? clock : NULL;
 	g->cxt = CurrentMemoryContext;
 	if (!network)
 	{

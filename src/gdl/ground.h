@@ -12,6 +12,7 @@
 #ifndef GAMETREE_GDL_GROUND_H
 #define GAMETREE_GDL_GROUND_H
 
+#include "core/clock.h"
 #include "gdl/join.h"
 
 /* A ground rule: head :- literals; a literal is atom << 1 | negated. */
@@ -47,7 +48,9 @@ typedef struct Grounding
 	Size		memory_limit;	/* bytes */
 	MemoryContext cxt;
 	bool		network;		/* all relations and ground rules, not domains alone */
-	bool		over_budget;	/* network: memory_limit was reached, grounding stopped */
+	bool		over_budget;	/* network: memory_limit or the deadline was reached, grounding stopped */
+	bool		over_time;		/* network: it was the deadline */
+	GtClock    *clock;			/* network: the compile's deadline (NULL: none) */
 	bool	   *computed;		/* per relation: its atoms are in tuples (NULL: all are) */
 	/* evaluate()'s atom counts per relation, and the relations it refreshes */
 	int		   *previous;
@@ -64,9 +67,17 @@ typedef struct Grounding
  * static relations and what can ever hold of true and does, for the
  * prover (only the static relations that those need: computed[]); an
  * error past memory_limit.  network true: every relation and
- * the ground rules; past memory_limit it stops and sets over_budget.
+ * the ground rules; past memory_limit, or past the deadline of clock (a
+ * running clock, or NULL for none), it stops and sets over_budget (and
+ * over_time).
  */
-extern Grounding *ground_program(Program *p, Size memory_limit, bool network);
+extern Grounding *ground_program(Program *p, Size memory_limit, bool network, GtClock *clock);
+
+/*
+ * For the network's build after grounding: whether g's deadline is past
+ * (then over_budget and over_time are set, and the build is given up).
+ */
+extern bool ground_past_deadline(Grounding *g);
 
 /*
  * Frees g's ground rules (and which atoms they read) once a network is

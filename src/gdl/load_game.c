@@ -58,6 +58,8 @@
 /* The settings of compiling a game: one description's size and memory. */
 static MemorySetting gdl_memory = {"gametree.gdl_memory", 1024 * 1024};
 static int	gdl_max_size_kb = 1024;
+/* gametree.gdl_network_time: milliseconds, 0 for no limit */
+static int	gdl_network_time_ms = 0;
 
 typedef struct LoadedGame
 {
@@ -302,7 +304,8 @@ read_stored_network(const char *name, const bytea *network)
  * games; from network, when it is given and this build reads it.
  */
 static LoadedGame *
-compile_and_keep(const char *name, const char *kif, GdlEngine engine, const bytea *network, GdlStats *stats)
+compile_and_keep(const char *name, const char *kif, GdlEngine engine, const bytea *network,
+				 TimestampTz network_deadline, GdlStats *stats)
 {
 	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "gametree GDL game",
 											  ALLOCSET_DEFAULT_SIZES);
@@ -318,7 +321,8 @@ compile_and_keep(const char *name, const char *kif, GdlEngine engine, const byte
 		if (network != NULL)
 			entry->game = read_stored_network(entry->name, network);
 		if (entry->game == NULL)
-			entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(&gdl_memory), stats);
+			entry->game = gdl_compile(entry->name, kif, engine, gt_memory_limit(&gdl_memory), network_deadline,
+									  stats);
 		entry->engine = engine;
 	}
 	PG_CATCH();
@@ -363,7 +367,7 @@ find_loaded_game(const char *name)
 	if (!stored.found)
 		return NULL;
 	return compile_and_keep(name, stored.kif, stored.engine,
-							stored.engine == GDL_ENGINE_NETWORK ? stored.network : NULL, NULL)->game;
+							stored.engine == GDL_ENGINE_NETWORK ? stored.network : NULL, 0, NULL)->game;
 }
 
 /*
@@ -479,6 +483,13 @@ gdl_init(void)
 							 "uniform over the legal moves, as when all are listed.  Off, every legal "
 							 "move is listed, and a seed plays the same games on the network and the prover.",
 							 &gdl_lazy_legality, true, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gametree.gdl_network_time",
+							"Longest load_game and compile_network spend on a game's network; 0 for no limit.",
+							"Past it, grounding and building the network are given up: load_game "
+							"loads the game on the prover, as when the network needs too much memory, "
+							"and compile_network fails.  A GGP player sets it to a share of the start "
+							"clock (chess.kif's network takes about 7 s, its prover under 2 s).",
+							&gdl_network_time_ms, 0, 0, INT_MAX, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 	gt_register_game_source(&gdl_source);
 }
 
@@ -554,9 +565,37 @@ games_table_changed(void)
 	CacheInvalidateRelcacheByRelid(gdl_games_relid());
 }
 
+/*
+ * Compiles a description for gametree.gdl_games, as load_game and
+ * compile_network do: the network when it fits in its share of
+ * gametree.gdl_memory and is built within gametree.gdl_network_time of
+ * started, else the prover; this backend's compile of the game, if any,
+ * retired.
+ */
+static LoadedGame *
+compile_for_table(const char *name, const char *kif, TimestampTz started, GdlStats *stats)
+{
+	LoadedGame *entry;
+
+	for (LoadedGame *g = loaded; g != NULL; g = g->next)
+		if (strcmp(g->name, name) == 0)
+		{
+			retire(g);
+			break;
+		}
+	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, NULL,
+							 gdl_network_time_ms > 0 ?
+							 TimestampTzPlusMilliseconds(started, gdl_network_time_ms) : 0, stats);
+	entry->engine = stats->prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
+	/* checked against the table at its next use: this transaction may yet fail */
+	entry->stale = true;
+	return entry;
+}
+
 const Game *
 gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
 {
+	TimestampTz started = GetCurrentTimestamp();
 	char	   *kif;
 	LoadedGame *entry;
 	bytea	   *network;
@@ -587,16 +626,12 @@ gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
 
 	gt_check_game_number(name);
 
-	for (LoadedGame *g = loaded; g != NULL; g = g->next)
-		if (strcmp(g->name, name) == 0)
-		{
-			retire(g);
-			break;
-		}
-	entry = compile_and_keep(name, kif, GDL_ENGINE_AUTO, NULL, stats);
-	entry->engine = stats->prover ? GDL_ENGINE_PROVER : GDL_ENGINE_NETWORK;
-	/* checked against the table at its next use: this transaction may yet fail */
-	entry->stale = true;
+	entry = compile_for_table(name, kif, started, stats);
+	if (stats->network_late)
+		ereport(NOTICE,
+				(errmsg("game \"%s\" is evaluated by the prover: its network was not built within "
+						"gametree.gdl_network_time (%d ms)", name, gdl_network_time_ms),
+				 errhint("SELECT gametree.compile_network('%s') builds and stores it later.", name)));
 	network = networks_stored() ? gdl_network_bytes(entry->game) : NULL;
 	/* an empty bytea stands for no network: a network is never empty */
 	spi_run_as_catalog_owner(networks_stored() ?
@@ -621,10 +656,10 @@ gdl_load_game(const char *name, Datum kif_datum, GdlStats *stats)
  * The trees of a game, as the newest committed data has them: under
  * REPEATABLE READ the transaction's snapshot may predate a tree that another
  * session created since (create_tree's lock on the game's row, which our
- * FOR UPDATE waited for, shows it committed).
+ * FOR UPDATE waited for, shows it committed).  why: what they prevent.
  */
 static void
-refuse_if_trees_use(text *name)
+refuse_if_trees_use(text *name, const char *why)
 {
 	SPIPlanPtr	plan = SPI_prepare("SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I', schema, name), ', ' "
 								   "ORDER BY schema, name), pg_catalog.count(*) "
@@ -639,25 +674,28 @@ refuse_if_trees_use(text *name)
 		ereport(ERROR,
 				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
 				 errmsg("game \"%s\" is used by trees", text_to_cstring(name)),
-				 errdetail("Trees of the game: %s.",
+				 errdetail("Trees of the game: %s.%s",
 						   gt_abbreviate(TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0],
-																		   SPI_tuptable->tupdesc, 1, &isnull)))),
+																		   SPI_tuptable->tupdesc, 1, &isnull))),
+						   why),
 				 errhint("Drop them with gametree.drop_tree first.")));
 	SPI_freeplan(plan);
 }
 
-void
-gdl_unload_game(text *name)
+/*
+ * Locks the row of a game for unload_game and compile_network, which only
+ * the role that loaded it (or a superuser) may do: the lock waits for
+ * create_tree calls that are taking the game.  The row (loaded_by, engine,
+ * kif) is left in SPI_tuptable.
+ */
+static void
+lock_own_game(text *name, const char *action)
 {
 	char	   *cname = text_to_cstring(name);
-	int			level;
 	bool		isnull;
 	Oid			loader;
 
-	SPI_connect();
-	level = gt_pin_search_path();
-	/* the row lock waits for create_tree calls that are taking the game */
-	spi_run_as_catalog_owner("SELECT loaded_by FROM gametree.gdl_games WHERE name = $1 FOR UPDATE", 1,
+	spi_run_as_catalog_owner("SELECT loaded_by, engine, kif FROM gametree.gdl_games WHERE name = $1 FOR UPDATE", 1,
 				(Oid[]) {TEXTOID}, (Datum[]) {PointerGetDatum(name)}, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ereport(ERROR,
@@ -670,12 +708,73 @@ gdl_unload_game(text *name)
 	if (loader != GetUserId() && !superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to unload game \"%s\"", cname),
-				 errdetail("Only the role that loaded it, or a superuser, may unload it.")));
-	refuse_if_trees_use(name);
+				 errmsg("permission denied to %s game \"%s\"", action, cname),
+				 errdetail("Only the role that loaded it, or a superuser, may %s it.", action)));
+}
+
+void
+gdl_unload_game(text *name)
+{
+	int			level;
+
+	SPI_connect();
+	level = gt_pin_search_path();
+	lock_own_game(name, "unload");
+	refuse_if_trees_use(name, "");
 	spi_run_as_catalog_owner("DELETE FROM gametree.gdl_games WHERE name = $1", 1, (Oid[]) {TEXTOID},
 				(Datum[]) {PointerGetDatum(name)}, SPI_OK_DELETE);
 	games_table_changed();
 	gt_unpin_search_path(level);
 	SPI_finish();
+}
+
+const Game *
+gdl_compile_network(text *name, GdlStats *stats)
+{
+	TimestampTz started = GetCurrentTimestamp();
+	char	   *cname = text_to_cstring(name);
+	bool		isnull;
+	bool		on_prover;
+	char	   *kif;
+	LoadedGame *entry;
+	int			level;
+
+	register_callbacks();
+	SPI_connect();
+	level = gt_pin_search_path();
+	lock_own_game(name, "compile the network of");
+	on_prover = strcmp(TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2,
+														 &isnull)), "prover") == 0;
+	kif = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	/* the prover's facts can be more than the network's: the trees' packed states would not read */
+	if (on_prover)
+		refuse_if_trees_use(name, " Their states are stored in the prover's layout of the facts, "
+							"which the network's may not share.");
+	entry = compile_for_table(cname, kif, started, stats);
+	if (stats->network_late)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its network was not built within gametree.gdl_network_time (%d ms)",
+						cname, gdl_network_time_ms),
+				 errhint("SET gametree.gdl_network_time = 0 for no limit.")));
+	if (stats->prover)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("game \"%s\": its network needs more than half of gametree.gdl_memory (%zu kB)",
+						cname, gt_memory_limit(&gdl_memory) / 1024),
+				 errhint("Raise gametree.gdl_memory, or let the prover evaluate the game.")));
+	if (networks_stored())
+		spi_run_as_catalog_owner("UPDATE gametree.gdl_games SET engine = 'network', description = $2, network = $3 "
+					"WHERE name = $1", 3, (Oid[]) {TEXTOID, TEXTOID, BYTEAOID},
+					(Datum[]) {PointerGetDatum(name), CStringGetTextDatum(entry->game->description),
+					PointerGetDatum(gdl_network_bytes(entry->game))}, SPI_OK_UPDATE);
+	else
+		spi_run_as_catalog_owner("UPDATE gametree.gdl_games SET engine = 'network', description = $2 WHERE name = $1",
+					2, (Oid[]) {TEXTOID, TEXTOID},
+					(Datum[]) {PointerGetDatum(name), CStringGetTextDatum(entry->game->description)},
+					SPI_OK_UPDATE);
+	games_table_changed();
+	gt_unpin_search_path(level);
+	SPI_finish();
+	return entry->game;
 }

@@ -636,6 +636,9 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	release_builder(&b);
 	net->order = b.order;
 	net->norder = b.norder;
+	/* the deadline is looked at between the steps, each at most a few tenths of a second (chess.kif) */
+	if (ground_past_deadline(g))
+		return NULL;
 	propnet_factor_actions(net);
 	propnet_prune(net);
 	/*
@@ -643,14 +646,19 @@ propnet_build(Grounding *g, const TermId *roles, int nroles)
 	 * what the first made (a disjunction's rules alike but in another
 	 * literal)
 	 */
-	for (int round = 0; round < 2 && propnet_factor_products(net, g->memory_limit / 4); round++)
+	for (int round = 0; round < 2 && !ground_past_deadline(g) &&
+		 propnet_factor_products(net, g->memory_limit / 4); round++)
 		;
+	if (ground_past_deadline(g))
+		return NULL;
 	propnet_fold_copies(net);
 	propnet_factor_fact_pairs(net, g->memory_limit / 4);
+	if (ground_past_deadline(g))
+		return NULL;
 	propnet_prune(net);
 	if (net->nrules >= RENUMBER_RULES)
 		number_by_readers(net);
-	return net;
+	return ground_past_deadline(g) ? NULL : net;
 }
 
 

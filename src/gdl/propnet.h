@@ -56,7 +56,8 @@ typedef struct Propnet
  * Compiles a grounding; roles[] are the role terms in GGP order.  Errors
  * (goals outside 0..100, actions of unknown roles) are reported with the
  * game's name.  The grounding's literals are made node literals: it is
- * read for its atoms after, not its rules.
+ * read for its atoms after, not its rules.  NULL past the grounding's
+ * deadline (ground_past_deadline), looked at between the build's steps.
  */
 extern Propnet *propnet_build(Grounding *g, const TermId *roles, int nroles);
 
