@@ -10,11 +10,13 @@
 # the game in a fresh backend) is shown as well.
 #
 # Before that, chess.kif's first use in a fresh session (gametree.initial,
-# which compiles it), median of BENCH_RUNS sessions.
+# which compiles it), median of BENCH_RUNS sessions; and before that its
+# load with gametree.gdl_network_time at 1, 2 and 4 s (the prover, once
+# the network is given up) against none (its network).
 #
 # chess.kif takes about 7.5 s to load (its network) and, on the prover
 # (at gametree.gdl_memory 512MB), 0.2 s to compile on first use;
-# BENCH_RUNS defaults to 3 here: about two minutes in all.
+# BENCH_RUNS defaults to 3 here: about three minutes in all.
 #
 #   bash bench/gdl_load.sh             # BENCH_RUNS=3 by default
 #   BENCH_RUNS=5 bash bench/gdl_load.sh
@@ -53,6 +55,32 @@ for f in $(gt_psql -d gametree_bench -qAt -c "SELECT name FROM bench_kif ORDER B
 		"$(printf '%s\n' "${times[@]}" | median)"
 done
 echo "(load_game alone, median of $BENCH_RUNS loads, each in a fresh session; rules: the network's, 0 on the prover)"
+
+# chess.kif under gametree.gdl_network_time, as a GGP player's start clock
+# sets it: the load returns once the network is given up and the prover
+# compiled, against the unlimited load (its network) in the same run.
+unlimited=
+for limit in 0 1000 2000 4000; do
+	info= times=()
+	for _ in $(seq "$BENCH_RUNS"); do
+		out=$(psql_timed -F ' ' <<-SQL
+			SET client_min_messages = warning;
+			SET gametree.gdl_network_time = $limit;
+			\timing on
+			SELECT engine FROM gametree.load_game('chess_kif', (SELECT kif FROM bench_kif WHERE name = 'chess'));
+			\timing off
+			SELECT gametree.unload_game('chess_kif');
+		SQL
+		)
+		info=$(echo "$out" | grep -E '^(network|prover)$')
+		times+=("$(echo "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')")
+	done
+	ms=$(printf '%s\n' "${times[@]}" | median)
+	[ "$limit" = 0 ] && unlimited=$ms
+	printf 'chess.kif, gametree.gdl_network_time %5d ms: %-7s median %7.0f ms of %d loads (%.0f ms past the limit), %.2fx the unlimited load\n' \
+		"$limit" "$info" "$ms" "$BENCH_RUNS" "$(awk -v m="$ms" -v l="$limit" 'BEGIN { print l > 0 ? m - l : 0 }')" \
+		"$(awk -v m="$ms" -v u="$unlimited" 'BEGIN { print m / u }')"
+done
 
 # chess.kif on the prover (loaded at gametree.gdl_memory 512MB: at the 1GB
 # default it runs on its network): its first use in a fresh session

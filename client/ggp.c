@@ -391,6 +391,10 @@ end_match(const Sexpr *msg)
 		match_stop(&player, slot->match, msg->items[2], &log);
 	log_line("match %s: %s%s: %s", slot->match->id, aborted ? "aborted" : "stopped",
 			 ended ? "" : ", the record not ended", log.data);
+	sb_reset(&log);
+	if (slot->match->network_late)
+		log_line("match %s: %s", slot->match->id,
+				 match_compile_network(slot->match, &log) ? "the game's network compiled and stored" : log.data);
 	sb_free(&log);
 	/* the manager is done with it either way */
 	slot_release(slot);

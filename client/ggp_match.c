@@ -15,6 +15,7 @@
 #include "ggp_match.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,10 +96,12 @@ run_value(PGconn *conn, const char *sql, int n, const char *const *params, StrBu
 /*
  * The game of the rules: found loaded under the name their text gives, or
  * loaded now.  A match that loads the same rules at the same moment takes
- * the name first: then the game is loaded all the same.
+ * the name first: then the game is loaded all the same.  network_seconds
+ * (0: no limit) bounds the compile of a network (gametree.gdl_network_time);
+ * *late tells when the load took that long and gave the game the prover.
  */
 static char *
-rules_game(PGconn *conn, const Sexpr *rules, StrBuf *why)
+rules_game(PGconn *conn, const Sexpr *rules, double network_seconds, bool *late, StrBuf *why)
 {
 	StrBuf		kif;
 	char	   *name = NULL;
@@ -106,6 +109,7 @@ rules_game(PGconn *conn, const Sexpr *rules, StrBuf *why)
 	PGresult   *error = NULL;
 	const char *params[2];
 
+	*late = false;
 	sb_init(&kif);
 	for (int i = 0; i < rules->n; i++)
 	{
@@ -124,9 +128,16 @@ rules_game(PGconn *conn, const Sexpr *rules, StrBuf *why)
 	{
 		PGresult   *loaded;
 		const char *sqlstate;
+		char		limit[32];
+		double		began = ggp_now();
 
+		/* in milliseconds, at least one: 0 is no limit */
+		snprintf(limit, sizeof limit, "%.0f", network_seconds > 0 ? fmax(1.0, network_seconds * 1000) : 0.0);
+		params[0] = limit;
+		PQclear(db_query(conn, "SELECT set_config('gametree.gdl_network_time', $1, false)", 1, params));
 		params[0] = name;
-		loaded = db_query_try(conn, "SELECT game FROM gametree.load_game($1, $2)", 2, params, &error);
+		loaded = db_query_try(conn, "SELECT engine FROM gametree.load_game($1, $2)", 2, params, &error);
+		PQclear(db_query(conn, "RESET gametree.gdl_network_time", 0, NULL));
 		sqlstate = error ? PQresultErrorField(error, PG_DIAG_SQLSTATE) : NULL;
 		if (!loaded && !(sqlstate && strcmp(sqlstate, "42710") == 0))
 		{
@@ -135,6 +146,9 @@ rules_game(PGconn *conn, const Sexpr *rules, StrBuf *why)
 			free(name);
 			name = NULL;
 		}
+		/* a network too large for gametree.gdl_memory gives the prover too, but seldom just as late */
+		*late = loaded && network_seconds > 0 && strcmp(PQgetvalue(loaded, 0, 0), "prover") == 0 &&
+			ggp_now() - began >= network_seconds;
 		PQclear(loaded);
 	}
 done:
@@ -272,13 +286,14 @@ match_preview(const Player *p, const Sexpr *rules, StrBuf *error)
 {
 	PGconn	   *conn = db_connect(p->conn);
 	char	   *game;
+	bool		late;
 
 	if (!conn)
 	{
 		sb_printf(error, "cannot connect to the database");
 		return false;
 	}
-	game = rules_game(conn, rules, error);
+	game = rules_game(conn, rules, 0, &late, error);
 	PQfinish(conn);
 	free(game);
 	return game != NULL;
@@ -293,6 +308,7 @@ match_start(const Player *p, const char *id, const char *role, const Sexpr *rule
 	char	   *clocks[2];
 	const char *params[6];
 	StrBuf		ignored;
+	double		left;
 
 	if (!m)
 		abort();
@@ -307,7 +323,13 @@ match_start(const Player *p, const char *id, const char *role, const Sexpr *rule
 		sb_printf(error, "cannot connect to the database");
 		goto failed;
 	}
-	game = rules_game(m->conn, rules, error);
+	/*
+	 * the network when it compiles in three quarters of what is left, else
+	 * the prover (chess.kif: 6 s against 0.2 s): the quarter for the
+	 * fallback, the tree and the record
+	 */
+	left = received + start_clock - p->margin - ggp_now();
+	game = rules_game(m->conn, rules, fmax(left * 3 / 4, 0.001), &m->network_late, error);
 	if (!game || !game_load(m->conn, game, &m->game))
 	{
 		if (game)
@@ -541,6 +563,19 @@ bool
 match_abort(const Player *p, Match *m, StrBuf *log)
 {
 	return end_record(p, m, true, log);
+}
+
+bool
+match_compile_network(Match *m, StrBuf *log)
+{
+	const char *params[1] = {m->game.name};
+	PGresult   *res;
+
+	if (!m->network_late)
+		return false;
+	res = run(m->conn, "SELECT engine FROM gametree.compile_network($1)", 1, params, log);
+	PQclear(res);
+	return res != NULL;
 }
 
 void

@@ -41,6 +41,7 @@ typedef struct Match
 	int			plays;
 	bool		in_flight;		/* a search was cancelled: its results are still to be read */
 	unsigned	seed;			/* for the random fallback action */
+	bool		network_late;	/* its start loaded the game on the prover: its network came too late */
 } Match;
 
 /* Seconds on a monotonic clock. */
@@ -51,7 +52,9 @@ double		ggp_now(void);
  * same rules reuse their game), creates the tree and the record, then
  * searches from the first state until the start clock (received + clock -
  * margin) runs out, a search cut short left for match_settle after the
- * reply.  NULL with why in error.
+ * reply.  A network that does not compile within three quarters of the
+ * start clock left leaves the game on the prover; match_compile_network
+ * compiles it after the match.  NULL with why in error.
  */
 Match	   *match_start(const Player *p, const char *id, const char *role, const Sexpr *rules,
 						double start_clock, double play_clock, double received, StrBuf *error);
@@ -71,6 +74,14 @@ char	   *match_play(const Player *p, Match *m, const Sexpr *moves, double receiv
  */
 bool		match_stop(const Player *p, Match *m, const Sexpr *moves, StrBuf *log);
 bool		match_abort(const Player *p, Match *m, StrBuf *log);
+/*
+ * After the end of a match whose start gave its game the prover for want
+ * of time: the game's network compiled and stored for the matches after
+ * (gametree.compile_network), without a time limit.  False when there was
+ * nothing to do, or with why in log when it failed (another match's tree
+ * of the game, a network too large).
+ */
+bool		match_compile_network(Match *m, StrBuf *log);
 /* After the reply is out: reads what a cancelled search left on the connection. */
 void		match_settle(Match *m);
 void		match_free(Match *m);

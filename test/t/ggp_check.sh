@@ -13,7 +13,8 @@
 # roshambo2 and blocker (simultaneous moves), two matches at once on the
 # same players, and a match that hostile requests (a bad S-expression, an
 # unknown match, 10 MB of body, a connection half closed, too slow) run
-# beside; then every one of the 16 samples of test/data/gdl for three
+# beside; chess.kif on a start clock shorter than its network's compile
+# (the prover, then the network compiled after the match); then every one of the 16 samples of test/data/gdl for three
 # plies and an (abort ...), one player per role (up to six).  Every reply must be well-formed, legal and within its clock;
 # each player's record in gametree.matches must hold the manager's moves,
 # final state and goals, and replay to them.  About four minutes.
@@ -196,6 +197,29 @@ lines=$(grep -c -- '-> 200 ' "$WORK/player2.log")
 [ "$lines" -gt 20 ] && ok "player 2 logged each request with its reply and time ($lines lines)" ||
 	not_ok "player 2 logged its requests" "$(tail -n 5 "$WORK/player2.log")"
 
+# A start clock too short for chess.kif's network (about 6 s against 4 s):
+# the players load the game on the prover within it, play on it, and after
+# the match one of them compiles the network and stores it, which the
+# samples' chess match below then finds.
+gt_psql -q -d "$DB" -v kif="$(cat "$GT_ROOT/test/data/gdl/chess.kif")" \
+	<<<"SELECT FROM gametree.load_game('mgr_chess', :'kif')" >/dev/null
+chess_engine() { q "SELECT string_agg(engine, ',') FROM gametree.gdl_games WHERE name LIKE 'ggp\_%' AND kif LIKE '%threatened_with_capture%'"; }
+match chess chess.late 4 8 1 2 --max-plies 2
+ended chess.late
+records=$(q "SELECT count(*) FILTER (WHERE status = 'aborted' AND tree IS NULL
+                                      AND moves = '$(field chess.late "json.dumps(s['moves'][:-1])")'::jsonb)
+             || '/' || count(*) FROM gametree.matches WHERE match_id = 'chess.late'")
+[ "$(cat "$WORK/chess.late.rc")" = 0 ] && [ "$records" = 2/2 ] &&
+	ok "chess.late: $(field chess.late "len(s['moves'])") joint moves legal and in time (worst margin $(field chess.late "s['worst_margin']") s), then aborted; $records records" ||
+	not_ok "chess.late: legal and in time, and aborted" "rc $(cat "$WORK/chess.late.rc"), records $records; $(cat "$WORK/chess.late.err"; field chess.late "json.dumps([r for r in s['replies'] if r['error']])")"
+logged=$(grep -h "chess.late: " "$WORK/player1.log" "$WORK/player2.log" | grep -c "the game's network compiled and stored")
+for _ in $(seq 600); do [ "$(chess_engine)" = network ] && [ "$logged" = 1 ] && break; sleep 0.1
+	logged=$(grep -h "chess.late: " "$WORK/player1.log" "$WORK/player2.log" | grep -c "the game's network compiled and stored"); done
+loads=$(grep -h "chess.late: .* of the start clock left" "$WORK/player1.log" "$WORK/player2.log" | grep -o '[0-9.]* s of the start clock left' | paste -sd, | sed 's/,/, /g')
+[ "$(chess_engine)" = network ] && [ "$logged" = 1 ] &&
+	ok "chess.kif on a 4 s start clock: both players ready on the prover in time ($loads), the network compiled and stored after the match by the one that loaded the game" ||
+	not_ok "chess.kif's network compiled after a match on the prover" "engine $(chess_engine), $logged compiles logged; $(grep -h "chess.late" "$WORK/player1.log" "$WORK/player2.log" | grep -v -- '-> 200' | head -n 8)"
+
 # Every GDL sample, three plies then (abort ...): one player process per role
 # (up to six; the three processes serve several roles of a match as other
 # matches' players do not: a match id is the player's key).
@@ -209,7 +233,8 @@ for kif in "$GT_ROOT"/test/data/gdl/*.kif; do
 	for p in "${players[@]}"; do [ -n "${PLAYERS[$p]:-}" ] || start_player "$p"; done
 	id="sample.$(tr 'A-Z' 'a-z' <<<"$f")"
 	# Every player compiles the rules before it can answer, up to six at once on two cores (chineseCheckers3:
-	# about 3 s), and chess.kif's network takes load_game about 9 s alone, both players compiling it at once.
+	# about 3 s); chess.kif's network, which chess.late stored, is read in about 0.3 s by each player's backend,
+	# and its longer clock covers a run where chess.late failed to store it (a load of about 7 s on its own).
 	start=8
 	[ "$f" = chess ] && start=30
 	match "$f" "$id" "$start" 1 "${players[@]}" --max-plies 3
