@@ -78,7 +78,7 @@ for limit in 0 1000 2000 4000; do
 	ms=$(printf '%s\n' "${times[@]}" | median)
 	[ "$limit" = 0 ] && unlimited=$ms
 	printf 'chess.kif, gametree.gdl_network_time %5d ms: %-7s median %7.0f ms of %d loads (%.0f ms past the limit), %.2fx the unlimited load\n' \
-		"$limit" "$info" "$ms" "$BENCH_RUNS" "$(awk -v m="$ms" -v l="$limit" 'BEGIN { print l > 0 ? m - l : 0 }')" \
+		"$limit" "$info" "$ms" "$BENCH_RUNS" "$(awk -v m="$ms" -v l="$limit" 'BEGIN { print (l > 0 ? m - l : 0) }')" \
 		"$(awk -v m="$ms" -v u="$unlimited" 'BEGIN { print m / u }')"
 done
 
