@@ -37,10 +37,16 @@ for f in test/data/gdl/*.kif; do
 done
 
 printf '%-28s %-8s %6s %8s %12s %7s %10s\n' file engine facts actions "rules" nodes "median ms"
-for f in $(gt_psql -d gametree_bench -qAt -c "SELECT name FROM bench_kif ORDER BY lower(name)"); do
-	info= times=()
+# loads FILE NETWORK_MS: BENCH_RUNS loads of FILE as FILE_kif with
+# gametree.gdl_network_time NETWORK_MS, each in a fresh session and followed
+# by an untimed unload_game; prints "engine facts actions rules nodes
+# median_ms".
+loads() {
+	local f=$1 limit=$2 out info= times=()
 	for _ in $(seq "$BENCH_RUNS"); do
 		out=$(psql_timed -F ' ' <<-SQL
+			SET client_min_messages = warning;
+			SET gametree.gdl_network_time = $limit;
 			\timing on
 			SELECT engine, facts, actions, rules, nodes FROM gametree.load_game('${f}_kif', (SELECT kif FROM bench_kif WHERE name = '$f'));
 			\timing off
@@ -50,9 +56,12 @@ for f in $(gt_psql -d gametree_bench -qAt -c "SELECT name FROM bench_kif ORDER B
 		info=$(echo "$out" | grep -E '^(network|prover) ')
 		times+=("$(echo "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')")
 	done
-	read -r engine facts actions rules nodes <<<"$info"
-	printf '%-28s %-8s %6d %8d %12d %7d %10.1f\n' "$f.kif" "$engine" "$facts" "$actions" "$rules" "$nodes" \
-		"$(printf '%s\n' "${times[@]}" | median)"
+	echo "$info $(printf '%s\n' "${times[@]}" | median)"
+}
+
+for f in $(gt_psql -d gametree_bench -qAt -c "SELECT name FROM bench_kif ORDER BY lower(name)"); do
+	read -r engine facts actions rules nodes ms <<<"$(loads "$f" 0)"
+	printf '%-28s %-8s %6d %8d %12d %7d %10.1f\n' "$f.kif" "$engine" "$facts" "$actions" "$rules" "$nodes" "$ms"
 done
 echo "(load_game alone, median of $BENCH_RUNS loads, each in a fresh session; rules: the network's, 0 on the prover)"
 
@@ -61,24 +70,10 @@ echo "(load_game alone, median of $BENCH_RUNS loads, each in a fresh session; ru
 # compiled, against the unlimited load (its network) in the same run.
 unlimited=
 for limit in 0 1000 2000 4000; do
-	info= times=()
-	for _ in $(seq "$BENCH_RUNS"); do
-		out=$(psql_timed -F ' ' <<-SQL
-			SET client_min_messages = warning;
-			SET gametree.gdl_network_time = $limit;
-			\timing on
-			SELECT engine FROM gametree.load_game('chess_kif', (SELECT kif FROM bench_kif WHERE name = 'chess'));
-			\timing off
-			SELECT gametree.unload_game('chess_kif');
-		SQL
-		)
-		info=$(echo "$out" | grep -E '^(network|prover)$')
-		times+=("$(echo "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')")
-	done
-	ms=$(printf '%s\n' "${times[@]}" | median)
+	read -r engine _ _ _ _ ms <<<"$(loads chess "$limit")"
 	[ "$limit" = 0 ] && unlimited=$ms
 	printf 'chess.kif, gametree.gdl_network_time %5d ms: %-7s median %7.0f ms of %d loads (%.0f ms past the limit), %.2fx the unlimited load\n' \
-		"$limit" "$info" "$ms" "$BENCH_RUNS" "$(awk -v m="$ms" -v l="$limit" 'BEGIN { print (l > 0 ? m - l : 0) }')" \
+		"$limit" "$engine" "$ms" "$BENCH_RUNS" "$(awk -v m="$ms" -v l="$limit" 'BEGIN { print (l > 0 ? m - l : 0) }')" \
 		"$(awk -v m="$ms" -v u="$unlimited" 'BEGIN { print m / u }')"
 done
 
