@@ -38,6 +38,9 @@
 #define SEARCH_SLACK_SECONDS 0.1
 /* How long a cancelled search may take to end before the connection is replaced. */
 #define SETTLE_SECONDS 10.0
+/* How long the compile of a game's network after a match waits for other matches' trees of it to go, and how often it asks. */
+#define TREES_WAIT_SECONDS 30.0
+#define TREES_WAIT_POLL_MSECS 250
 
 double
 ggp_now(void)
@@ -569,13 +572,30 @@ bool
 match_compile_network(Match *m, StrBuf *log)
 {
 	const char *params[1] = {m->game.name};
-	PGresult   *res;
+	double		until = ggp_now() + TREES_WAIT_SECONDS;
 
 	if (!m->network_late)
 		return false;
-	res = run(m->conn, "SELECT engine FROM gametree.compile_network($1)", 1, params, log);
-	PQclear(res);
-	return res != NULL;
+	for (;;)
+	{
+		PGresult   *error = NULL;
+		PGresult   *res = db_query_try(m->conn, "SELECT engine FROM gametree.compile_network($1)", 1, params, &error);
+		const char *sqlstate = error ? PQresultErrorField(error, PG_DIAG_SQLSTATE) : NULL;
+
+		PQclear(res);
+		if (res)
+			return true;
+		/* the trees of the game's other matches (self-play: the other roles' players) end with them */
+		if (!(sqlstate && strcmp(sqlstate, "2BP01") == 0) || ggp_now() >= until)
+		{
+			sb_printf(log, "the game's network not compiled: %s",
+					  error ? PQresultErrorField(error, PG_DIAG_MESSAGE_PRIMARY) : PQerrorMessage(m->conn));
+			PQclear(error);
+			return false;
+		}
+		PQclear(error);
+		nanosleep(&(struct timespec) {.tv_nsec = TREES_WAIT_POLL_MSECS * 1000000L}, NULL);
+	}
 }
 
 void

@@ -77,9 +77,10 @@ bool		match_abort(const Player *p, Match *m, StrBuf *log);
 /*
  * After the end of a match whose start gave its game the prover for want
  * of time: the game's network compiled and stored for the matches after
- * (gametree.compile_network), without a time limit.  False when there was
- * nothing to do, or with why in log when it failed (another match's tree
- * of the game, a network too large).
+ * (gametree.compile_network), without a time limit, once the game's
+ * other matches' trees are gone (30 s at most).  False when there was
+ * nothing to do, or with why in log when it failed (a tree of the game
+ * still there, a network too large).
  */
 bool		match_compile_network(Match *m, StrBuf *log);
 /* After the reply is out: reads what a cancelled search left on the connection. */
