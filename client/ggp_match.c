@@ -134,13 +134,17 @@ rules_game(PGconn *conn, const Sexpr *rules, double network_seconds, bool *late,
 		char		limit[32];
 		double		began = ggp_now();
 
-		/* in milliseconds, at least one: 0 is no limit */
-		snprintf(limit, sizeof limit, "%.0f", network_seconds > 0 ? fmax(1.0, network_seconds * 1000) : 0.0);
-		params[0] = limit;
-		PQclear(db_query(conn, "SELECT set_config('gametree.gdl_network_time', $1, false)", 1, params));
+		if (network_seconds > 0)
+		{
+			/* in milliseconds, at least one: the setting's 0 is no limit */
+			snprintf(limit, sizeof limit, "%.0f", fmax(1.0, network_seconds * 1000));
+			params[0] = limit;
+			PQclear(db_query(conn, "SELECT set_config('gametree.gdl_network_time', $1, false)", 1, params));
+		}
 		params[0] = name;
 		loaded = db_query_try(conn, "SELECT engine FROM gametree.load_game($1, $2)", 2, params, &error);
-		PQclear(db_query(conn, "RESET gametree.gdl_network_time", 0, NULL));
+		if (network_seconds > 0)
+			PQclear(db_query(conn, "RESET gametree.gdl_network_time", 0, NULL));
 		sqlstate = error ? PQresultErrorField(error, PG_DIAG_SQLSTATE) : NULL;
 		if (!loaded && !(sqlstate && strcmp(sqlstate, "42710") == 0))
 		{

@@ -1080,16 +1080,17 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 	const Game *game;
 	Size		used;
 	GtClock		clock;
+	bool		timed = engine == GDL_ENGINE_AUTO && network_deadline != 0;
 	bool		late;
 
 	MemoryContextSwitchTo(work);
 	p = program_build(name, kif);
 	/* the clock stops before the prover is compiled, which it would make give up */
-	if (engine == GDL_ENGINE_AUTO && network_deadline != 0)
+	if (timed)
 		gt_clock_start(&clock, network_deadline);
 	g = engine == GDL_ENGINE_PROVER ? NULL :
 		ground_program(p, engine == GDL_ENGINE_NETWORK ? memory_limit : memory_limit / GDL_NETWORK_SHARE, true,
-					   engine == GDL_ENGINE_AUTO && network_deadline != 0 ? &clock : NULL);
+					   timed ? &clock : NULL);
 	if (g != NULL && !g->over_budget)
 	{
 		roles = role_terms(g, &nroles);
@@ -1099,7 +1100,7 @@ gdl_compile(const char *name, const char *kif, GdlEngine engine, Size memory_lim
 		if (net != NULL)
 			g->over_budget = used > memory_limit || !forward_fits(net, memory_limit - used);
 	}
-	if (engine == GDL_ENGINE_AUTO && network_deadline != 0)
+	if (timed)
 		gt_clock_stop();
 	late = g != NULL && g->over_time;
 	if (g != NULL && g->over_budget && engine == GDL_ENGINE_NETWORK)
